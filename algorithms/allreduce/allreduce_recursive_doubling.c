@@ -1,0 +1,85 @@
+/* allreduce_recursive_doubling.c - recursive doubling.
+ *
+ * At step k every rank swaps its whole partial vector with the rank 2^k
+ * away and combines the two, the lower-ranked half on the left, so after
+ * lg p steps every rank holds x_0 op x_1 op ... op x_{p-1}:
+ *
+ *   step 0:  0<->1  2<->3  4<->5  6<->7
+ *   step 1:  0<->2  1<->3  4<->6  5<->7
+ *   step 2:  0<->4  1<->5  2<->6  3<->7
+ *
+ * Both partners combine the same two operands in the same order, so the
+ * result is bitwise identical on every rank. Non-power-of-two p: the first
+ * 2r ranks (r = p - 2^floor(lg p)) fold pairwise (even sends to odd, which
+ * reduces lower-left), the 2^floor(lg p) survivors double, and the folded
+ * ranks get the result back at the end.
+ *
+ * Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma
+ *        (+ 2 alpha + 2 n beta + n gamma when p is not a power of two)
+ * Wins for small n, where the lg(p) latency term dominates. */
+#include "../common/buf.h"
+#include "../common/p2p.h"
+#include "../common/pattern.h"
+
+static int fold_in(const struct coll_args *a, void *acc, void *scratch)
+{
+    if (a->rank % 2 == 0)
+        return p2p_send(acc, a->count, a->datatype, a->rank + 1, a);
+    int err = p2p_recv(scratch, a->count, a->datatype, a->rank - 1, a);
+    return err ? err : buf_reduce(scratch, acc, a->count, a->datatype, a->op);
+}
+
+static int fold_out(const struct coll_args *a)
+{
+    if (a->rank % 2 == 0)
+        return p2p_recv(a->recvbuf, a->count, a->datatype, a->rank + 1, a);
+    return p2p_send(a->recvbuf, a->count, a->datatype, a->rank - 1, a);
+}
+
+/* Doubling among the 2^floor(lg p) virtual ranks; the result ends in *acc. */
+static int double_up(const struct coll_args *a, int vrank, void **acc, void **scratch)
+{
+    int pof2 = pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    for (int mask = 1; mask < pof2 && !err; mask <<= 1) {
+        int vpeer = vrank ^ mask, peer = pat_fold_real(vpeer, a->size);
+        err = p2p_sendrecv(*acc, a->count, a->datatype, peer, *scratch, a->count,
+                           a->datatype, peer, a);
+        if (err)
+            break;
+        if (vpeer < vrank) {
+            err = buf_reduce(*scratch, *acc, a->count, a->datatype, a->op);
+        } else {
+            err = buf_reduce(*acc, *scratch, a->count, a->datatype, a->op);
+            void *t = *acc;
+            *acc = *scratch;
+            *scratch = t;
+        }
+    }
+    return err;
+}
+
+int allreduce_recursive_doubling(const struct coll_args *a)
+{
+    int rem = a->size - pat_pow2_floor(a->size), vrank = pat_fold_virtual(a->rank, a->size);
+    void *tmp, *base = NULL, *acc = a->recvbuf;
+    int err = MPI_SUCCESS;
+
+    if (!a->in_place &&
+        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype)))
+        return err;
+    if (a->size == 1 || a->count == 0)
+        return MPI_SUCCESS;
+    if ((err = buf_alloc_checked(a->count, a->datatype, &tmp, &base)))
+        return err;
+    void *scratch = tmp;
+    if (a->rank < 2 * rem)
+        err = fold_in(a, acc, scratch);
+    if (!err && vrank >= 0)
+        err = double_up(a, vrank, &acc, &scratch);
+    if (!err && acc != a->recvbuf)
+        err = buf_copy(acc, a->count, a->datatype, a->recvbuf, a->count, a->datatype);
+    if (!err && a->rank < 2 * rem)
+        err = fold_out(a);
+    buf_free(base);
+    return err;
+}

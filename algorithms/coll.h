@@ -1,0 +1,114 @@
+/* coll.h - what every algorithm sees: the collectives, the call arguments,
+ * the selection key, restriction flags and the registry row.
+ *
+ * Every algorithm is one function `int <coll>_<name>(const struct coll_args *)`
+ * that runs the whole collective on the shadow communicator `a->comm` and
+ * returns an MPI error code. Algorithms never choose another algorithm. */
+#ifndef COLLSHIM_COLL_H
+#define COLLSHIM_COLL_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The 17 blocking collectives of the MPI standard, in one list. */
+#define COLLSHIM_COLLECTIVES(X)                                              \
+    X(barrier) X(bcast) X(gather) X(gatherv) X(scatter) X(scatterv)          \
+    X(allgather) X(allgatherv) X(alltoall) X(alltoallv) X(alltoallw)         \
+    X(reduce) X(allreduce) X(reduce_scatter) X(reduce_scatter_block)         \
+    X(scan) X(exscan)
+
+enum coll_id {
+#define COLL_ENUM(name) COLL_##name,
+    COLLSHIM_COLLECTIVES(COLL_ENUM)
+#undef COLL_ENUM
+    COLL_COUNT
+};
+
+const char *coll_name(enum coll_id coll);
+/* Collective named by the first len bytes of name, or -1. */
+int coll_from_name(const char *name, size_t len);
+
+/* Tunable parameters of one call; 0 means "the algorithm's default". */
+struct coll_params {
+    size_t seg;       /* segment size in bytes (pipelines, ring) */
+    int outstanding;  /* bound on requests in flight (throttled, scattered) */
+};
+
+/* The arguments of one collective call. Field use per collective:
+ *   barrier                  -
+ *   bcast                    recvbuf (the buffer), count, datatype, root
+ *   reduce, allreduce,
+ *   scan, exscan             sendbuf, recvbuf, count, datatype, op (root)
+ *   reduce_scatter           sendbuf, recvbuf, recvcounts, datatype, op
+ *   reduce_scatter_block     sendbuf, recvbuf, recvcount, datatype, op
+ *   gather, scatter,
+ *   allgather, alltoall      sendbuf, sendcount, sendtype,
+ *                            recvbuf, recvcount, recvtype (root)
+ *   gatherv, allgatherv      + recvcounts, rdispls
+ *   scatterv                 + sendcounts, sdispls
+ *   alltoallv                + sendcounts, sdispls, recvcounts, rdispls
+ *   alltoallw                + sendtypes, recvtypes (displacements in bytes)
+ * sendbuf is MPI_IN_PLACE when in_place is set (kept as the caller gave it).
+ */
+struct coll_args {
+    enum coll_id coll;
+    MPI_Comm comm;      /* shadow communicator: all algorithm traffic */
+    MPI_Comm user_comm; /* the caller's communicator (vendor forwarding) */
+    int rank, size;
+    int in_place;
+
+    const void *sendbuf;
+    void *recvbuf;
+    int count;
+    MPI_Datatype datatype;
+    MPI_Op op;
+    int root;
+
+    int sendcount, recvcount;
+    MPI_Datatype sendtype, recvtype;
+    const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    const MPI_Datatype *sendtypes, *recvtypes;
+
+    int commutative;    /* op is commutative (1 when there is no op) */
+    int predefined_op;  /* op is one of MPI's own */
+    uint64_t bytes;     /* selection message size, see key_bytes() */
+    struct coll_params params;
+};
+
+/* The selection key: only facts that are identical on every rank. */
+struct coll_key {
+    enum coll_id coll;
+    int np;
+    uint64_t bytes;
+    int count;          /* element count where rank-invariant (reductions), else -1 */
+    unsigned commutative : 1;
+    unsigned predefined_op : 1;
+    unsigned in_place : 1;
+};
+
+/* What an algorithm needs of a call; the selector skips rules whose
+ * algorithm cannot run and walks on. */
+enum alg_restriction {
+    ALG_NEEDS_COMMUTATIVE = 1u << 0, /* op must be commutative */
+    ALG_NEEDS_POW2        = 1u << 1, /* communicator size a power of two */
+    ALG_NEEDS_EVEN_NP     = 1u << 2, /* communicator size even */
+    ALG_NEEDS_COUNT_GE_P  = 1u << 3, /* element count >= communicator size */
+    ALG_NO_IN_PLACE       = 1u << 4, /* cannot run MPI_IN_PLACE */
+    ALG_NEEDS_PREDEFINED  = 1u << 5, /* op must be predefined */
+    ALG_NEEDS_IN_PLACE    = 1u << 6, /* the in-place path of a collective */
+};
+
+typedef int (*coll_algorithm_fn)(const struct coll_args *a);
+
+/* One row of the registry: everything the project knows of an algorithm. */
+struct algorithm {
+    enum coll_id coll;
+    const char *name;
+    coll_algorithm_fn run;
+    unsigned restrictions;
+    const char *cost;     /* "Cost = ..." in the alpha-beta-gamma model */
+    const char *summary;  /* one line: what it is, when it wins */
+};
+
+#endif

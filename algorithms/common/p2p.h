@@ -1,0 +1,25 @@
+/* p2p.h - point-to-point on the shadow communicator of a call. One tag per
+ * collective; MPI's non-overtaking order keeps consecutive collectives apart
+ * because every algorithm receives all it sends before returning. */
+#ifndef COLLSHIM_P2P_H
+#define COLLSHIM_P2P_H
+
+#include "../coll.h"
+
+#define COLLSHIM_TAG_BASE 7700
+
+int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
+             const struct coll_args *a);
+int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
+             const struct coll_args *a);
+int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int source,
+                 const struct coll_args *a);
+int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
+              const struct coll_args *a, MPI_Request *req);
+int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
+              const struct coll_args *a, MPI_Request *req);
+int p2p_wait(MPI_Request *req);
+int p2p_waitall(int n, MPI_Request *reqs);
+
+#endif

@@ -1,0 +1,146 @@
+/* registry.c - THE table of algorithms. Adding an algorithm adds its file
+ * and one row of NATIVE_ALGORITHMS below, nothing else.
+ *
+ * Row: X(collective, name, restrictions, cost, summary); the function is
+ * <collective>_<name>, declared here from the row. */
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NATIVE_ALGORITHMS(X)                                                  \
+    /* ---- barrier ---- */                                                 \
+    /* ---- bcast ---- */                                                 \
+    /* ---- gather ---- */                                                 \
+    /* ---- gatherv ---- */                                                 \
+    /* ---- scatter ---- */                                                 \
+    /* ---- scatterv ---- */                                                 \
+    /* ---- allgather ---- */                                                 \
+    /* ---- allgatherv ---- */                                                 \
+    /* ---- alltoall ---- */                                                 \
+    /* ---- alltoallv ---- */                                                 \
+    /* ---- alltoallw ---- */                                                 \
+    /* ---- reduce ---- */                                                 \
+    /* ---- allreduce ---- */                                                 \
+    X(allreduce, recursive_doubling, 0,                                       \
+      "Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma (+2(alpha+n beta) if p not pow2)", \
+      "whole vectors exchanged with partners 1, 2, 4, ... apart; small messages") \
+    /* ---- reduce_scatter ---- */                                                 \
+    /* ---- reduce_scatter_block ---- */                                                 \
+    /* ---- scan ---- */                                                 \
+    /* ---- exscan ---- */                                                 \
+    /* ---- end ---- */
+
+#define DECLARE(coll, name, restr, cost, summary)                             \
+    int coll##_##name(const struct coll_args *a);
+NATIVE_ALGORITHMS(DECLARE)
+#undef DECLARE
+
+#define VENDOR_ROW(coll)                                                      \
+    {COLL_##coll, "vendor", vendor_run, 0, "Cost = the MPI library's choice", \
+     "the MPI library's own collective on the caller's communicator"},
+#define NATIVE_ROW(coll, name, restr, cost, summary)                          \
+    {COLL_##coll, #name, coll##_##name, restr, cost, summary},
+
+const struct algorithm registry_table[] = {
+    COLLSHIM_COLLECTIVES(VENDOR_ROW)
+    NATIVE_ALGORITHMS(NATIVE_ROW)
+};
+const int registry_count = (int)(sizeof registry_table / sizeof registry_table[0]);
+_Static_assert(sizeof registry_table / sizeof registry_table[0] <= COLLSHIM_MAX_ALGORITHMS,
+               "raise COLLSHIM_MAX_ALGORITHMS");
+
+static const char *const coll_names[] = {
+#define COLL_NAME(name) #name,
+    COLLSHIM_COLLECTIVES(COLL_NAME)
+#undef COLL_NAME
+};
+
+const char *coll_name(enum coll_id coll)
+{
+    return (unsigned)coll < COLL_COUNT ? coll_names[coll] : "?";
+}
+
+int coll_from_name(const char *name, size_t len)
+{
+    for (int c = 0; c < COLL_COUNT; c++)
+        if (strlen(coll_names[c]) == len && !strncmp(coll_names[c], name, len))
+            return c;
+    return -1;
+}
+
+int registry_find(enum coll_id coll, const char *name, size_t len)
+{
+    for (int i = 0; i < registry_count; i++)
+        if (registry_table[i].coll == coll && strlen(registry_table[i].name) == len &&
+            !strncmp(registry_table[i].name, name, len))
+            return i;
+    return -1;
+}
+
+int registry_vendor(enum coll_id coll) { return (int)coll; }
+
+static const struct {
+    unsigned flag;
+    const char *word;
+    const char *why;
+} restriction_words[] = {
+    {ALG_NEEDS_COMMUTATIVE, "commutative", "needs a commutative op"},
+    {ALG_NEEDS_POW2, "pow2", "needs a power-of-two communicator size"},
+    {ALG_NEEDS_EVEN_NP, "even-np", "needs an even communicator size"},
+    {ALG_NEEDS_COUNT_GE_P, "count>=p", "needs at least one element per rank"},
+    {ALG_NO_IN_PLACE, "not-in-place", "cannot run in place"},
+    {ALG_NEEDS_PREDEFINED, "predefined-op", "needs a predefined op"},
+    {ALG_NEEDS_IN_PLACE, "in-place", "only runs in place"},
+};
+
+static int restriction_holds(unsigned flag, const struct coll_key *k)
+{
+    switch (flag) {
+    case ALG_NEEDS_COMMUTATIVE: return k->commutative;
+    case ALG_NEEDS_POW2: return (k->np & (k->np - 1)) == 0;
+    case ALG_NEEDS_EVEN_NP: return k->np % 2 == 0;
+    case ALG_NEEDS_COUNT_GE_P: return k->count >= k->np;
+    case ALG_NO_IN_PLACE: return !k->in_place;
+    case ALG_NEEDS_PREDEFINED: return k->predefined_op;
+    case ALG_NEEDS_IN_PLACE: return k->in_place;
+    default: return 0;
+    }
+}
+
+int registry_can_run(const struct algorithm *alg, const struct coll_key *key,
+                     const char **why)
+{
+    size_t n = sizeof restriction_words / sizeof restriction_words[0];
+    for (size_t i = 0; i < n; i++) {
+        unsigned f = restriction_words[i].flag;
+        if ((alg->restrictions & f) && !restriction_holds(f, key)) {
+            if (why)
+                *why = restriction_words[i].why;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void registry_names(enum coll_id coll, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < registry_count && used < len; i++)
+        if (registry_table[i].coll == coll)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     used ? ", " : "", registry_table[i].name);
+}
+
+void registry_restrictions_text(unsigned restrictions, char *buf, size_t len)
+{
+    size_t used = 0, n = sizeof restriction_words / sizeof restriction_words[0];
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++)
+        if (restrictions & restriction_words[i].flag)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     used ? "," : "", restriction_words[i].word);
+    if (!used)
+        snprintf(buf, len, "none");
+}

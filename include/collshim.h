@@ -1,0 +1,48 @@
+/* collshim.h - the public interface of libcollshim for programs that link
+ * it (tests, collbench, colltune). Preloaded under an unmodified program
+ * the library needs none of this: it is configured by the environment. */
+#ifndef COLLSHIM_H
+#define COLLSHIM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COLLSHIM_VERSION "0.1.0"
+
+/* The MPI this build is for: "openmpi" or "mpich". */
+const char *collshim_flavour(void);
+
+/* Replace the COLLSHIM_TUNE rules of this process (same grammar, same
+ * precedence). Every rank must set the same rules between the same
+ * collectives. Returns MPI_SUCCESS, or MPI_ERR_ARG with the message in err
+ * ("collshim_tune:1:12: unknown algorithm ..."). NULL or "" clears them. */
+int collshim_tune(const char *rules, char *err, int errlen);
+
+/* Calls made in this process to algorithm `name` of collective `coll`;
+ * -1 when no such algorithm exists. */
+long long collshim_algorithm_calls(const char *coll, const char *name);
+/* Name of the algorithm the last collective call of this process ran. */
+const char *collshim_last_algorithm(void);
+
+/* Number of algorithms of coll (vendor included) and the name of the
+ * i-th; NULL past the end or for an unknown collective. */
+int collshim_algorithm_count(const char *coll);
+const char *collshim_algorithm_name(const char *coll, int i);
+/* Whether algorithm `name` of `coll` accepts a call with these properties
+ * (its declared restrictions): 1 yes, 0 no, -1 unknown name. */
+int collshim_algorithm_can_run(const char *coll, const char *name, int np,
+                               int count, int commutative, int predefined_op,
+                               int in_place);
+
+/* While on (nonzero), every collective of this process goes straight to the
+ * MPI library, as under COLLSHIM_DISABLE=1; for reference results. */
+void collshim_bypass(int on);
+
+/* Shim contexts (shadow communicators) alive in this process. */
+int collshim_live_contexts(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,72 @@
+/* api.c - the functions of include/collshim.h. */
+#include "config.h"
+#include "shim.h"
+#include "../algorithms/registry.h"
+#include "../include/collshim.h"
+
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT const char *collshim_flavour(void) { return COLLSHIM_FLAVOUR; }
+
+EXPORT int collshim_tune(const char *rules, char *err, int errlen)
+{
+    char scratch[16];
+    if (!shim_ready())
+        return MPI_ERR_OTHER;
+    if (!err || errlen <= 0) {
+        err = scratch;
+        errlen = sizeof scratch;
+    }
+    return config_set_tune(rules, err, (size_t)errlen);
+}
+
+static int find(const char *coll, const char *name)
+{
+    int c = coll ? coll_from_name(coll, strlen(coll)) : -1;
+    return c < 0 || !name ? -1 : registry_find((enum coll_id)c, name, strlen(name));
+}
+
+EXPORT long long collshim_algorithm_calls(const char *coll, const char *name)
+{
+    int i = find(coll, name);
+    return i < 0 ? -1 : (long long)__atomic_load_n(&dispatch_calls[i], __ATOMIC_RELAXED);
+}
+
+EXPORT const char *collshim_last_algorithm(void)
+{
+    return dispatch_last_alg < 0 ? "none" : registry_table[dispatch_last_alg].name;
+}
+
+EXPORT int collshim_algorithm_count(const char *coll)
+{
+    int c = coll ? coll_from_name(coll, strlen(coll)) : -1, n = 0;
+    for (int i = 0; c >= 0 && i < registry_count; i++)
+        n += registry_table[i].coll == (enum coll_id)c;
+    return n;
+}
+
+EXPORT const char *collshim_algorithm_name(const char *coll, int k)
+{
+    int c = coll ? coll_from_name(coll, strlen(coll)) : -1;
+    for (int i = 0; c >= 0 && i < registry_count; i++)
+        if (registry_table[i].coll == (enum coll_id)c && k-- == 0)
+            return registry_table[i].name;
+    return NULL;
+}
+
+EXPORT int collshim_algorithm_can_run(const char *coll, const char *name, int np,
+                                      int count, int commutative, int predefined_op,
+                                      int in_place)
+{
+    int i = find(coll, name);
+    struct coll_key key = {.coll = (enum coll_id)(i < 0 ? 0 : registry_table[i].coll),
+                           .np = np, .count = count, .commutative = commutative != 0,
+                           .predefined_op = predefined_op != 0, .in_place = in_place != 0};
+    return i < 0 ? -1 : registry_can_run(&registry_table[i], &key, NULL);
+}
+
+EXPORT void collshim_bypass(int on) { __atomic_store_n(&shim_bypass, on, __ATOMIC_RELAXED); }
+
+EXPORT int collshim_live_contexts(void) { return __atomic_load_n(&ctx_live, __ATOMIC_RELAXED); }

@@ -1,0 +1,134 @@
+/* dispatch.c - one collective call: context, checks, key, selection, run.
+ * Data flows one way: entry point -> context -> selector -> algorithm. */
+#include "shim.h"
+#include "../algorithms/registry.h"
+#include "../algorithms/common/buf.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+unsigned long long dispatch_calls[COLLSHIM_MAX_ALGORITHMS];
+int dispatch_last_alg = -1;
+
+static int has_op(enum coll_id c)
+{
+    return c == COLL_reduce || c == COLL_allreduce || c == COLL_reduce_scatter ||
+           c == COLL_reduce_scatter_block || c == COLL_scan || c == COLL_exscan;
+}
+
+static void fill_call_facts(struct coll_args *a)
+{
+    a->in_place = a->sendbuf == MPI_IN_PLACE ||
+                  ((a->coll == COLL_scatter || a->coll == COLL_scatterv) &&
+                   a->recvbuf == MPI_IN_PLACE);
+    a->commutative = 1;
+    a->predefined_op = 1;
+    if (has_op(a->coll) && a->op != MPI_OP_NULL) {
+        PMPI_Op_commutative(a->op, &a->commutative);
+        a->predefined_op = buf_op_is_predefined(a->op);
+    }
+}
+
+/* Rooted collectives are in place at the root only, so "in place" cannot
+ * be part of their key: every rank must select the same algorithm. */
+static int key_in_place(const struct coll_args *a)
+{
+    switch (a->coll) {
+    case COLL_reduce: case COLL_gather: case COLL_gatherv: case COLL_scatter:
+    case COLL_scatterv:
+        return 0;
+    default:
+        return a->in_place;
+    }
+}
+
+static struct coll_key make_key(const struct coll_args *a)
+{
+    struct coll_key k = {.coll = a->coll, .np = a->size, .bytes = a->bytes,
+                         .count = key_count(a), .commutative = a->commutative != 0,
+                         .predefined_op = a->predefined_op != 0,
+                         .in_place = key_in_place(a) != 0};
+    return k;
+}
+
+/* COLLSHIM_VERBOSE: one line the first time each (np, collective,
+ * algorithm) runs in this process, from rank 0 of the communicator. */
+static void verbose_line(const struct coll_args *a, int alg)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct { int np, alg; } *seen;
+    static int nseen, capseen;
+    int found = 0;
+    if (a->rank != 0)
+        return;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nseen && !found; i++)
+        found = seen[i].np == a->size && seen[i].alg == alg;
+    if (!found) {
+        if (nseen == capseen) {
+            capseen = capseen ? 2 * capseen : 64;
+            void *grown = realloc(seen, (size_t)capseen * sizeof *seen);
+            if (!grown) {
+                pthread_mutex_unlock(&lock);
+                return;
+            }
+            seen = grown;
+        }
+        seen[nseen].np = a->size;
+        seen[nseen++].alg = alg;
+        fprintf(stderr, "collshim: %s np=%d bytes=%llu -> %s\n", coll_name(a->coll), a->size,
+                (unsigned long long)a->bytes, registry_table[alg].name);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static int run_selected(struct coll_args *a)
+{
+    struct coll_key key = make_key(a);
+    struct tune_choice choice = tune_select(shim_cfg.tables, 3, &key);
+    const struct algorithm *alg = &registry_table[choice.alg];
+    double t0 = 0;
+    int err;
+    a->params = choice.params;
+    __atomic_fetch_add(&dispatch_calls[choice.alg], 1, __ATOMIC_RELAXED);
+    dispatch_last_alg = choice.alg;
+    if (shim_cfg.verbose)
+        verbose_line(a, choice.alg);
+    if (report_enabled)
+        t0 = PMPI_Wtime();
+    err = alg->run(a);
+    if (report_enabled)
+        report_record(a, choice.alg, PMPI_Wtime() - t0);
+    /* The vendor's collective already raised its own errors. */
+    return alg->run == vendor_run ? -err : err;
+}
+
+static int raise_error(MPI_Comm comm, int err)
+{
+    if (err != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(comm, err);
+    return err;
+}
+
+int shim_collective(struct coll_args *a, MPI_Comm comm)
+{
+    struct comm_ctx *ctx;
+    int err;
+    a->user_comm = comm;
+    if (!shim_ready() || shim_cfg.disabled || shim_bypass || comm == MPI_COMM_NULL)
+        return vendor_resolve() ? MPI_ERR_INTERN : vendor_run(a);
+    if ((err = ctx_get(comm, &ctx)))
+        return raise_error(comm, err);
+    a->rank = ctx->rank;
+    a->size = ctx->size;
+    if (ctx->is_inter) /* intercommunicators: the vendor's, until native support */
+        return vendor_run(a);
+    a->comm = ctx->shadow;
+    fill_call_facts(a);
+    if ((err = validate_args(a)))
+        return raise_error(comm, err);
+    a->bytes = key_bytes(a);
+    err = run_selected(a);
+    return err < 0 ? -err : raise_error(comm, err);
+}

@@ -1,0 +1,106 @@
+/* init.c - lifecycle: MPI_Init and MPI_Init_thread check that the running
+ * MPI is the one this build is for, then configure the shim; a delete
+ * callback on an attribute of MPI_COMM_SELF, which both MPIs run at the
+ * start of MPI_Finalize, writes the report and frees what is left. No MPI
+ * work happens in library constructors: a preload exported to the launcher
+ * loads this library into mpirun too. */
+#include "config.h"
+#include "shim.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define ALIAS_OF(name) __attribute__((alias(#name), visibility("default")))
+
+int shim_bypass;
+static int shim_state; /* 0 not yet, 1 ready, 2 finalized */
+static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
+static int finalize_keyval = MPI_KEYVAL_INVALID;
+
+/* Stop with one line when this build meets the other MPI. */
+static void check_running_mpi(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0, is_ompi;
+    if (vendor_resolve() || !vendor.get_library_version)
+        _exit(1);
+    vendor.get_library_version(version, &len);
+    is_ompi = strstr(version, "Open MPI") != NULL;
+    if (is_ompi == !strcmp(COLLSHIM_FLAVOUR, "openmpi"))
+        return;
+    char *nl = strchr(version, '\n');
+    if (nl)
+        *nl = '\0';
+    fprintf(stderr, "collshim: this libcollshim.so was built for %s, but the program runs "
+                    "under \"%s\"; preload the collshim build for that MPI\n",
+            strcmp(COLLSHIM_FLAVOUR, "openmpi") ? "MPICH" : "Open MPI", version);
+    _exit(1);
+}
+
+static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)value; (void)extra;
+    pthread_mutex_lock(&setup_lock);
+    if (shim_state == 1) {
+        report_write();
+        ctx_finalize();
+        config_free();
+        shim_state = 2;
+    }
+    pthread_mutex_unlock(&setup_lock);
+    return MPI_SUCCESS;
+}
+
+static void setup_locked(void)
+{
+    int world_rank = 0, initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (!initialized || finalized || vendor_resolve())
+        return;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    config_load(world_rank);
+    ctx_init();
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &finalize_keyval, NULL);
+    PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
+    report_enabled = shim_cfg.report != NULL;
+    shim_state = 1;
+}
+
+int shim_ready(void)
+{
+    int state = __atomic_load_n(&shim_state, __ATOMIC_ACQUIRE);
+    if (state == 0) {
+        pthread_mutex_lock(&setup_lock);
+        if (shim_state == 0)
+            setup_locked();
+        state = shim_state;
+        pthread_mutex_unlock(&setup_lock);
+    }
+    return state == 1;
+}
+
+EXPORT int PMPI_Init(int *argc, char ***argv)
+{
+    check_running_mpi();
+    int err = vendor.init(argc, argv);
+    if (!err)
+        shim_ready();
+    return err;
+}
+int MPI_Init(int *argc, char ***argv) ALIAS_OF(PMPI_Init);
+
+EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    check_running_mpi();
+    int err = vendor.init_thread(argc, argv, required, provided);
+    if (!err)
+        shim_ready();
+    return err;
+}
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+    ALIAS_OF(PMPI_Init_thread);

@@ -1,0 +1,78 @@
+/* check.h - the MPI correctness matrix: shared harness.
+ *
+ * collcheck runs, for every algorithm of the collectives it is asked for,
+ * a matrix of cases; each case forces the algorithm with collshim_tune()
+ * (the COLLSHIM_TUNE grammar), runs the collective through the shim,
+ * asserts that the forced algorithm really ran (or, where its declared
+ * restrictions forbid the case, that the selector fell back to the vendor),
+ * and compares the result with values computed from the inputs and with
+ * the vendor's own collective. */
+#ifndef COLLCHECK_H
+#define COLLCHECK_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+struct check_env {
+    MPI_Comm comm;
+    int rank, size;
+    int quick;          /* smaller matrix (MPICH with more ranks than cores) */
+    int verbose;
+};
+
+/* One case: begin, run the collective, end. */
+struct check_case {
+    const char *coll, *alg;
+    char desc[192];     /* "count=5 inplace=1 kind=minloc root=2" */
+    long long calls_before;
+    int expect_alg;     /* 1: alg must run; 0: restrictions forbid, vendor must */
+    int failed;
+    char why[256];
+};
+
+/* Force `alg` for `coll`; the counter is read so check_end can tell what ran. */
+void check_begin(const struct check_env *env, struct check_case *c, const char *coll,
+                 const char *alg, int expect_alg, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Record a mismatch (first one wins) on this rank. */
+void check_fail(struct check_case *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Agree over ranks, assert what ran, print and count. Returns 1 on pass. */
+int check_end(const struct check_env *env, struct check_case *c);
+
+/* Totals of this process (rank 0 prints them). */
+extern int check_passed, check_failed;
+
+/* The vendor's collective for reference: everything between these goes
+ * straight to the MPI library. */
+void vendor_on(void);
+void vendor_off(void);
+
+/* Bitwise agreement of a buffer over all ranks (via the vendor). */
+int same_on_all_ranks(const struct check_env *env, const void *buf, size_t len);
+
+/* The counts every collective is checked with: 0, 1, p-1, p, p+1, large odd. */
+int check_counts(const struct check_env *env, int *counts, int max);
+
+/* A strided datatype with nonzero lower bound: one int every 3 ints, the
+ * int 4 bytes into the element, lb = 4, extent = 12 (type_strided_int). */
+MPI_Datatype type_strided_int(void);
+/* Buffer for n elements of type_strided_int, and access to element i. */
+int *strided_alloc(int n);
+int *strided_at(int *buf, int i);
+
+/* Checkers, one per collective family; each runs the whole matrix of one
+ * algorithm. Return nothing: results go through check_end. */
+typedef void (*checker_fn)(const struct check_env *env, const char *coll, const char *alg);
+/* The checker of a collective, or NULL if none is written yet. */
+checker_fn checker_for(const char *coll);
+
+void check_reduction(const struct check_env *env, const char *coll, const char *alg); /* check_reduction.c */
+void check_barrier(const struct check_env *env, const char *coll, const char *alg);   /* check_bcast.c */
+void check_bcast(const struct check_env *env, const char *coll, const char *alg);     /* check_bcast.c */
+void check_gather(const struct check_env *env, const char *coll, const char *alg);    /* check_gather.c (+v) */
+void check_scatter(const struct check_env *env, const char *coll, const char *alg);   /* check_gather.c (+v) */
+void check_allgather(const struct check_env *env, const char *coll, const char *alg); /* check_gather.c (+v) */
+void check_alltoall(const struct check_env *env, const char *coll, const char *alg);  /* check_alltoall.c (+v, w) */
+
+#endif

@@ -1,0 +1,128 @@
+/* check_harness.c - forcing, asserting and counting the matrix's cases. */
+#include "check.h"
+#include "collshim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int check_passed, check_failed;
+
+void vendor_on(void) { collshim_bypass(1); }
+void vendor_off(void) { collshim_bypass(0); }
+
+void check_begin(const struct check_env *env, struct check_case *c, const char *coll,
+                 const char *alg, int expect_alg, const char *fmt, ...)
+{
+    char rules[128], err[512];
+    va_list ap;
+    memset(c, 0, sizeof *c);
+    c->coll = coll;
+    c->alg = alg;
+    c->expect_alg = expect_alg;
+    va_start(ap, fmt);
+    vsnprintf(c->desc, sizeof c->desc, fmt, ap);
+    va_end(ap);
+    snprintf(rules, sizeof rules, "%s @%s", coll, alg);
+    if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS)
+        check_fail(c, "collshim_tune(\"%s\") failed: %s", rules, err);
+    c->calls_before = collshim_algorithm_calls(coll, expect_alg ? alg : "vendor");
+    (void)env;
+}
+
+void check_fail(struct check_case *c, const char *fmt, ...)
+{
+    va_list ap;
+    if (c->failed++)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(c->why, sizeof c->why, fmt, ap);
+    va_end(ap);
+}
+
+static void assert_ran(struct check_case *c)
+{
+    const char *want = c->expect_alg ? c->alg : "vendor";
+    long long after = collshim_algorithm_calls(c->coll, want);
+    if (after != c->calls_before + 1)
+        check_fail(c, "expected %s/%s to run once, it ran %lld times (last: %s)", c->coll, want,
+                   after - c->calls_before, collshim_last_algorithm());
+}
+
+int check_end(const struct check_env *env, struct check_case *c)
+{
+    int any_failed = 0, first = -1, mine;
+    assert_ran(c);
+    mine = c->failed ? env->rank : env->size;
+    vendor_on();
+    MPI_Allreduce(&c->failed, &any_failed, 1, MPI_INT, MPI_MAX, env->comm);
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, env->comm);
+    vendor_off();
+    collshim_tune(NULL, NULL, 0);
+    if (any_failed && env->rank == first)
+        fprintf(stderr, "FAIL %s/%s np=%d %s: rank %d: %s\n", c->coll, c->alg, env->size,
+                c->desc, env->rank, c->why);
+    else if (!any_failed && env->verbose && env->rank == 0)
+        fprintf(stderr, "ok   %s/%s np=%d %s%s\n", c->coll, c->alg, env->size, c->desc,
+                c->expect_alg ? "" : " (restricted: vendor ran)");
+    if (any_failed)
+        check_failed++;
+    else
+        check_passed++;
+    return !any_failed;
+}
+
+static unsigned long long fnv1a(const void *buf, size_t len)
+{
+    const unsigned char *p = buf;
+    unsigned long long h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+int same_on_all_ranks(const struct check_env *env, const void *buf, size_t len)
+{
+    unsigned long long h = fnv1a(buf, len), lo, hi;
+    vendor_on();
+    MPI_Allreduce(&h, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, env->comm);
+    MPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, env->comm);
+    vendor_off();
+    return lo == hi;
+}
+
+int check_counts(const struct check_env *env, int *counts, int max)
+{
+    int p = env->size, n = 0;
+    int all[] = {0, 1, p - 1, p, p + 1, env->quick ? 4099 : 100003};
+    for (size_t i = 0; i < sizeof all / sizeof all[0] && n < max; i++) {
+        int dup = 0;
+        for (int j = 0; j < n; j++)
+            dup |= counts[j] == all[i];
+        if (!dup && all[i] >= 0)
+            counts[n++] = all[i];
+    }
+    return n;
+}
+
+MPI_Datatype type_strided_int(void)
+{
+    static MPI_Datatype type = MPI_DATATYPE_NULL;
+    if (type == MPI_DATATYPE_NULL) {
+        MPI_Datatype one;
+        MPI_Aint disp = 8;
+        MPI_Type_create_hindexed_block(1, 1, &disp, MPI_INT, &one);
+        MPI_Type_create_resized(one, 4, 12, &type);
+        MPI_Type_commit(&type);
+        MPI_Type_free(&one);
+    }
+    return type;
+}
+
+int *strided_alloc(int n)
+{
+    return calloc((size_t)(n > 0 ? n : 1) * 3 + 2, sizeof(int));
+}
+
+int *strided_at(int *buf, int i) { return (int *)((char *)buf + 8 + 12 * (size_t)i); }

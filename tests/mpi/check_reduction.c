@@ -1,0 +1,347 @@
+/* check_reduction.c - matrix of the reduction family: reduce, allreduce,
+ * reduce_scatter, reduce_scatter_block, scan, exscan.
+ *
+ * Kinds of data (type + op): SUM on int and double (exact and rounding),
+ * MAX on int, MINLOC on MPI_DOUBLE_INT with ties, a non-commutative user op
+ * (2x2 matrix product mod 2^32), a commutative user op (sum) on a strided
+ * type with nonzero lower bound (gaps must stay untouched), SUM on int8 (must wrap). Expected values
+ * are computed from the inputs; the vendor's result is compared too (except
+ * int8: Open MPI 4.1.4's AVX kernels saturate, ompi#8045). */
+#include "check.h"
+#include "collshim.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct di { double v; int i; };
+
+enum kind { K_INT_SUM, K_DBL_EXACT, K_DBL_ROUND, K_INT_MAX, K_MINLOC, K_MATMUL, K_STRIDED,
+            K_INT8, K_COUNT };
+
+struct kind_info {
+    const char *name;
+    size_t esz;           /* logical element size */
+    int commutative, predefined, vendor_comparable;
+};
+
+static const struct kind_info kinds[K_COUNT] = {
+    [K_INT_SUM] = {"int-sum", sizeof(int), 1, 1, 1},
+    [K_DBL_EXACT] = {"double-sum", sizeof(double), 1, 1, 1},
+    [K_DBL_ROUND] = {"double-sum-rounding", sizeof(double), 1, 1, 1},
+    [K_INT_MAX] = {"int-max", sizeof(int), 1, 1, 1},
+    [K_MINLOC] = {"minloc-double-int", sizeof(struct di), 1, 1, 1},
+    [K_MATMUL] = {"matmul-noncommutative", 4 * sizeof(uint32_t), 0, 0, 1},
+    [K_STRIDED] = {"strided-lb-user-sum", sizeof(int), 1, 0, 1},
+    [K_INT8] = {"int8-sum-wraps", 1, 1, 1, 0},
+};
+
+/* ---- the non-commutative op: inout = in x inout, 2x2 mod 2^32 ---- */
+static void matmul(const uint32_t *a, uint32_t *b)
+{
+    uint32_t r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+                     a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+    memcpy(b, r, sizeof r);
+}
+
+static void matmul_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int k = 0; k < *len; k++)
+        matmul((uint32_t *)in + 4 * k, (uint32_t *)inout + 4 * k);
+}
+
+static MPI_Datatype kind_type(enum kind k)
+{
+    static MPI_Datatype mat = MPI_DATATYPE_NULL;
+    switch (k) {
+    case K_INT_SUM: case K_INT_MAX: return MPI_INT;
+    case K_DBL_EXACT: case K_DBL_ROUND: return MPI_DOUBLE;
+    case K_MINLOC: return MPI_DOUBLE_INT;
+    case K_STRIDED: return type_strided_int();
+    case K_INT8: return MPI_INT8_T;
+    case K_MATMUL:
+        if (mat == MPI_DATATYPE_NULL) {
+            MPI_Type_contiguous(4, MPI_UINT32_T, &mat);
+            MPI_Type_commit(&mat);
+        }
+        return mat;
+    default: return MPI_DATATYPE_NULL;
+    }
+}
+
+/* A user op on the strided type: MPI lays the vectors out by the type
+ * (predefined ops take predefined types only). */
+static void strided_sum_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int k = 0; k < *len; k++)
+        *strided_at(inout, k) += *strided_at(in, k);
+}
+
+static MPI_Op kind_op(enum kind k)
+{
+    static MPI_Op mat = MPI_OP_NULL, strided = MPI_OP_NULL;
+    switch (k) {
+    case K_STRIDED:
+        if (strided == MPI_OP_NULL)
+            MPI_Op_create(strided_sum_op, 1, &strided);
+        return strided;
+    case K_INT_MAX: return MPI_MAX;
+    case K_MINLOC: return MPI_MINLOC;
+    case K_MATMUL:
+        if (mat == MPI_OP_NULL)
+            MPI_Op_create(matmul_op, 0, &mat);
+        return mat;
+    default: return MPI_SUM;
+    }
+}
+
+/* Input element i of rank r. */
+static void gen(enum kind k, int r, int i, void *e)
+{
+    switch (k) {
+    case K_INT_SUM: *(int *)e = (r + 1) * 1000 + i % 977 - 500; break;
+    case K_DBL_EXACT: *(double *)e = ((r * 13 + i) % 64) * 0.25; break;
+    case K_DBL_ROUND: *(double *)e = 1.0 / (r + 3) + i * 1e-3 + ((r * i) % 7) * 1e10; break;
+    case K_INT_MAX: *(int *)e = (i * 31 + r * 17) % 101; break;
+    case K_MINLOC: ((struct di *)e)->v = (i * 7 + r * 3) % 5; ((struct di *)e)->i = r; break;
+    case K_STRIDED: *(int *)e = r * 5 + i % 13; break;
+    case K_INT8: *(int8_t *)e = (int8_t)((r * 50 + i) % 128); break;
+    case K_MATMUL: {
+        uint32_t *m = e;
+        m[0] = 1; m[1] = (uint32_t)((r + i) % 3 + 1); m[2] = (uint32_t)((r * i) % 2); m[3] = 1;
+        break;
+    }
+    default: break;
+    }
+}
+
+/* inout = in op inout, in logical form. */
+static void combine(enum kind k, const void *in, void *inout)
+{
+    switch (k) {
+    case K_INT_SUM: case K_STRIDED:
+        *(int *)inout = (int)((unsigned)*(const int *)in + (unsigned)*(int *)inout); break;
+    case K_DBL_EXACT: case K_DBL_ROUND: *(double *)inout = *(const double *)in + *(double *)inout; break;
+    case K_INT_MAX: if (*(const int *)in > *(int *)inout) *(int *)inout = *(const int *)in; break;
+    case K_INT8: *(int8_t *)inout = (int8_t)(uint8_t)((uint8_t)*(const int8_t *)in + (uint8_t)*(int8_t *)inout); break;
+    case K_MATMUL: matmul(in, inout); break;
+    case K_MINLOC: {
+        const struct di *a = in;
+        struct di *b = inout;
+        if (a->v < b->v || (a->v == b->v && a->i < b->i))
+            *b = *a;
+        break;
+    }
+    default: break;
+    }
+}
+
+static int close_enough(enum kind k, const void *a, const void *b)
+{
+    switch (k) {
+    case K_DBL_ROUND: {
+        double x = *(const double *)a, y = *(const double *)b;
+        return fabs(x - y) <= 1e-12 * (fabs(x) + fabs(y)) + 1e-300;
+    }
+    case K_DBL_EXACT: return *(const double *)a == *(const double *)b;
+    case K_MINLOC: return ((const struct di *)a)->v == ((const struct di *)b)->v &&
+                          ((const struct di *)a)->i == ((const struct di *)b)->i;
+    default: return !memcmp(a, b, kinds[k].esz);
+    }
+}
+
+/* ---- buffers: logical element i lives at elem(k, buf, i) ---- */
+static void *kbuf_alloc(enum kind k, int n)
+{
+    if (k == K_STRIDED)
+        return strided_alloc(n);
+    return calloc((size_t)(n > 0 ? n : 1), kinds[k].esz);
+}
+
+static void *elem(enum kind k, void *buf, int i)
+{
+    return k == K_STRIDED ? (void *)strided_at(buf, i) : (char *)buf + (size_t)i * kinds[k].esz;
+}
+
+static size_t kbuf_bytes(enum kind k, int n)
+{
+    return k == K_STRIDED ? ((size_t)(n > 0 ? n : 1) * 3 + 2) * sizeof(int)
+                          : (size_t)(n > 0 ? n : 1) * kinds[k].esz;
+}
+
+#define SENTINEL 0x5a
+
+static void fill_inputs(enum kind k, void *buf, int n, int rank, int offset)
+{
+    memset(buf, SENTINEL, kbuf_bytes(k, n));
+    for (int i = 0; i < n; i++)
+        gen(k, rank, offset + i, elem(k, buf, i));
+}
+
+/* Fold of ranks lo..hi of input element i. */
+static void expected(enum kind k, int lo, int hi, int i, void *out)
+{
+    unsigned char in[32];
+    gen(k, lo, i, out);
+    for (int r = lo + 1; r <= hi; r++) {
+        gen(k, r, i, in);
+        /* out = out op in: compute in place as tmp = out; in' = tmp op in */
+        unsigned char acc[32];
+        memcpy(acc, out, kinds[k].esz);
+        combine(k, acc, in);
+        memcpy(out, in, kinds[k].esz);
+    }
+}
+
+/* Strided buffers: the ints between elements must keep the sentinel. */
+static int gaps_intact(enum kind k, void *buf, int n)
+{
+    if (k != K_STRIDED)
+        return 1;
+    unsigned char *b = buf;
+    size_t total = kbuf_bytes(k, n);
+    for (size_t off = 0; off < total; off++) {
+        int in_elem = off >= 8 && (off - 8) % 12 < 4 && (int)((off - 8) / 12) < n;
+        if (!in_elem && b[off] != SENTINEL)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- one reduction call through a uniform shape ---- */
+struct red_call {
+    const char *coll;
+    enum kind k;
+    int n;          /* total vector length */
+    int in_place, root;
+    int *counts;    /* reduce_scatter: per-rank counts; block: all equal */
+};
+
+static int call_coll(const struct check_env *env, const struct red_call *c, void *sbuf,
+                     void *rbuf)
+{
+    MPI_Datatype t = kind_type(c->k);
+    MPI_Op op = kind_op(c->k);
+    const char *s = c->coll;
+    if (!strcmp(s, "allreduce")) return MPI_Allreduce(sbuf, rbuf, c->n, t, op, env->comm);
+    if (!strcmp(s, "reduce")) return MPI_Reduce(sbuf, rbuf, c->n, t, op, c->root, env->comm);
+    if (!strcmp(s, "scan")) return MPI_Scan(sbuf, rbuf, c->n, t, op, env->comm);
+    if (!strcmp(s, "exscan")) return MPI_Exscan(sbuf, rbuf, c->n, t, op, env->comm);
+    if (!strcmp(s, "reduce_scatter"))
+        return MPI_Reduce_scatter(sbuf, rbuf, c->counts, t, op, env->comm);
+    return MPI_Reduce_scatter_block(sbuf, rbuf, c->counts[0], t, op, env->comm);
+}
+
+/* Which elements of which input fold land in my receive buffer. */
+static void my_result_shape(const struct check_env *env, const struct red_call *c, int *first,
+                            int *len, int *lo, int *hi)
+{
+    const char *s = c->coll;
+    *first = 0; *len = c->n; *lo = 0; *hi = env->size - 1;
+    if (!strcmp(s, "reduce") && env->rank != c->root) *len = 0;
+    else if (!strcmp(s, "scan")) *hi = env->rank;
+    else if (!strcmp(s, "exscan")) { *hi = env->rank - 1; if (env->rank == 0) *len = 0; }
+    else if (!strncmp(s, "reduce_scatter", 14)) {
+        for (int r = 0; r < env->rank; r++)
+            *first += c->counts[r];
+        *len = c->counts[env->rank];
+    }
+}
+
+static int is_scatter_like(const char *coll) { return !strncmp(coll, "reduce_scatter", 14); }
+
+static void compare(const struct check_env *env, struct check_case *cc, const struct red_call *c,
+                    void *rbuf, void *ref)
+{
+    int first, len, lo, hi;
+    unsigned char want[32];
+    my_result_shape(env, c, &first, &len, &lo, &hi);
+    for (int j = 0; j < len && !cc->failed; j++) {
+        expected(c->k, lo, hi, first + j, want);
+        if (!close_enough(c->k, elem(c->k, rbuf, j), want))
+            check_fail(cc, "element %d differs from the value computed from the inputs", j);
+        else if (kinds[c->k].vendor_comparable && !close_enough(c->k, elem(c->k, rbuf, j), elem(c->k, ref, j)))
+            check_fail(cc, "element %d differs from the vendor's result", j);
+    }
+    int rlen = is_scatter_like(c->coll) && c->in_place ? c->n : len;
+    if (!gaps_intact(c->k, rbuf, rlen))
+        check_fail(cc, "bytes between strided elements were overwritten");
+}
+
+static void run_case(const struct check_env *env, const char *alg, const struct red_call *c)
+{
+    struct check_case cc;
+    int first, len, lo, hi, rn;
+    my_result_shape(env, c, &first, &len, &lo, &hi);
+    rn = is_scatter_like(c->coll) ? (c->in_place ? c->n : len) : c->n;
+    void *sbuf = kbuf_alloc(c->k, c->n), *rbuf = kbuf_alloc(c->k, rn), *ref = kbuf_alloc(c->k, rn);
+    int key_in_place = c->in_place && strcmp(c->coll, "reduce");
+    int count_key = is_scatter_like(c->coll) ? c->n : c->n;
+    int can = collshim_algorithm_can_run(c->coll, alg, env->size, count_key,
+                                         kinds[c->k].commutative, kinds[c->k].predefined,
+                                         key_in_place);
+    check_begin(env, &cc, c->coll, alg, can, "count=%d inplace=%d kind=%s root=%d", c->n,
+                c->in_place, kinds[c->k].name, c->root);
+    fill_inputs(c->k, sbuf, c->n, env->rank, 0);
+    memset(rbuf, SENTINEL, kbuf_bytes(c->k, rn));
+    memset(ref, SENTINEL, kbuf_bytes(c->k, rn));
+    int me_in_place = c->in_place && (strcmp(c->coll, "reduce") || env->rank == c->root);
+    if (me_in_place)
+        fill_inputs(c->k, rbuf, c->n, env->rank, 0);
+    int err = call_coll(env, c, me_in_place ? MPI_IN_PLACE : sbuf, rbuf);
+    /* The vendor's reference, never in place (MPICH 4.0.2 crashes in place
+     * at a non-zero root for some counts). */
+    vendor_on();
+    call_coll(env, c, sbuf, ref);
+    vendor_off();
+    if (err != MPI_SUCCESS)
+        check_fail(&cc, "returned error %d", err);
+    else
+        compare(env, &cc, c, rbuf, ref);
+    if (!strcmp(c->coll, "allreduce") && (c->k == K_DBL_ROUND || c->k == K_DBL_EXACT) &&
+        !same_on_all_ranks(env, rbuf, kinds[c->k].esz * (size_t)c->n))
+        check_fail(&cc, "allreduce result is not bitwise identical on every rank");
+    check_end(env, &cc);
+    free(sbuf); free(rbuf); free(ref);
+}
+
+/* reduce_scatter counts for a total of n: an even split, but rank 0 gets
+ * nothing and its share goes to the last rank (zero and uneven counts). */
+static void scatter_counts(int n, int p, int *counts, int uneven)
+{
+    for (int i = 0; i < p; i++)
+        counts[i] = n / p + (i < n % p);
+    if (uneven && p > 1) {
+        counts[p - 1] += counts[0];
+        counts[0] = 0;
+    }
+}
+
+void check_reduction(const struct check_env *env, const char *coll, const char *alg)
+{
+    int counts[8], ncounts = check_counts(env, counts, 8), p = env->size;
+    int *rcounts = calloc((size_t)p, sizeof(int));
+    int rooted = !strcmp(coll, "reduce"), block = !strcmp(coll, "reduce_scatter_block");
+    int roots[2] = {0, p - 1}, nroots = rooted && p > 1 ? 2 : 1;
+    int nsplit = !strcmp(coll, "reduce_scatter") ? 2 : 1;
+    for (int ci = 0; ci < ncounts; ci++)
+        for (int ip = 0; ip < 2; ip++)
+            for (int k = 0; k < K_COUNT; k++)
+                for (int ri = 0; ri < nroots; ri++)
+                    for (int split = 0; split < nsplit; split++) {
+                        struct red_call c = {coll, (enum kind)k, counts[ci], ip, roots[ri], rcounts};
+                        if (block) {
+                            int per = counts[ci] > 1000 ? counts[ci] / p : counts[ci];
+                            for (int i = 0; i < p; i++)
+                                rcounts[i] = per;
+                            c.n = per * p;
+                        } else {
+                            scatter_counts(c.n, p, rcounts, split);
+                        }
+                        run_case(env, alg, &c);
+                    }
+    free(rcounts);
+}

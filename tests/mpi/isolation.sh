@@ -1,0 +1,3 @@
+#!/bin/bash
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+finish isolation

@@ -1,0 +1,98 @@
+/* test_selector.c - call properties in, algorithm and fallback chain out. */
+#include "unit.h"
+#include "../../tuning/tuning.h"
+#include "../../algorithms/registry.h"
+
+#include <string.h>
+
+static struct tune_table env_t, file_t;
+static char err[1024];
+
+static struct coll_key key(enum coll_id c, int np, uint64_t bytes, int count, int commutative)
+{
+    struct coll_key k = {.coll = c, .np = np, .bytes = bytes, .count = count,
+                         .commutative = commutative != 0, .predefined_op = 1};
+    return k;
+}
+
+static const char *pick(const struct tune_table *a, const struct tune_table *b, struct coll_key k)
+{
+    const struct tune_table *tables[] = {a, b};
+    return registry_table[tune_select(tables, 2, &k).alg].name;
+}
+
+static void teardown(void) { tune_free(&env_t); tune_free(&file_t); }
+
+START_TEST(first_match_wins_and_ranges_are_half_open)
+{
+    ck_assert_int_eq(tune_parse("allreduce 0-1k @recursive_doubling\nallreduce @vendor", "t", &env_t, err, sizeof err), 0);
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 4, 1023, 255, 1)), "recursive_doubling");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 4, 1024, 256, 1)), "vendor");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_bcast, 4, 8, 8, 1)), "vendor"); /* no rule */
+}
+END_TEST
+
+START_TEST(np_ranges_are_inclusive)
+{
+    ck_assert_int_eq(tune_parse("allreduce np=3-5 @recursive_doubling", "t", &env_t, err, sizeof err), 0);
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 2, 8, 2, 1)), "vendor");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 3, 8, 2, 1)), "recursive_doubling");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 5, 8, 2, 1)), "recursive_doubling");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 6, 8, 2, 1)), "vendor");
+}
+END_TEST
+
+START_TEST(environment_before_file)
+{
+    ck_assert_int_eq(tune_parse("allreduce @vendor", "env", &env_t, err, sizeof err), 0);
+    ck_assert_int_eq(tune_parse("allreduce @recursive_doubling", "file", &file_t, err, sizeof err), 0);
+    ck_assert_str_eq(pick(&env_t, &file_t, key(COLL_allreduce, 4, 8, 2, 1)), "vendor");
+    ck_assert_str_eq(pick(NULL, &file_t, key(COLL_allreduce, 4, 8, 2, 1)), "recursive_doubling");
+}
+END_TEST
+
+START_TEST(explain_shows_the_walk)
+{
+    char buf[1024];
+    const struct tune_table *tables[] = {&env_t};
+    ck_assert_int_eq(tune_parse("bcast @vendor\nallreduce 0-1k @recursive_doubling\nallreduce @vendor", "t", &env_t, err, sizeof err), 0);
+    struct coll_key k = key(COLL_allreduce, 4, 8, 2, 1);
+    tune_explain(tables, 1, &k, buf, sizeof buf);
+    ck_assert_str_eq(buf, "t:2 @recursive_doubling: taken\n");
+    k = key(COLL_allreduce, 4, 4096, 1024, 1);
+    tune_explain(tables, 1, &k, buf, sizeof buf);
+    ck_assert_str_eq(buf, "t:3 @vendor: taken\n");
+}
+END_TEST
+
+/* A restricted algorithm that cannot run is skipped for the next rule. */
+START_TEST(restrictions_walk_on)
+{
+    const struct algorithm fake = {COLL_allreduce, "fake", NULL,
+                                   ALG_NEEDS_COMMUTATIVE | ALG_NEEDS_POW2, "", ""};
+    struct coll_key k = key(COLL_allreduce, 4, 8, 2, 1);
+    const char *why = NULL;
+    ck_assert_int_eq(registry_can_run(&fake, &k, &why), 1);
+    k.np = 6;
+    ck_assert_int_eq(registry_can_run(&fake, &k, &why), 0);
+    ck_assert_str_eq(why, "needs a power-of-two communicator size");
+    k.np = 4;
+    k.commutative = 0;
+    ck_assert_int_eq(registry_can_run(&fake, &k, &why), 0);
+    ck_assert_str_eq(why, "needs a commutative op");
+}
+END_TEST
+
+Suite *selector_suite(void)
+{
+    Suite *s = suite_create("selector");
+    TCase *tc = tcase_create("select");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, first_match_wins_and_ranges_are_half_open);
+    tcase_add_test(tc, np_ranges_are_inclusive);
+    tcase_add_test(tc, environment_before_file);
+    tcase_add_test(tc, explain_shows_the_walk);
+    tcase_add_test(tc, restrictions_walk_on);
+    suite_add_tcase(s, tc);
+    return s;
+}

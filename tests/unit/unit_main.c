@@ -1,0 +1,18 @@
+/* unit_main.c - runs every Check suite; ends with "unit: N passed, N failed". */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    SRunner *sr = srunner_create(grammar_suite());
+    srunner_add_suite(sr, selector_suite());
+    srunner_add_suite(sr, pattern_suite());
+    srunner_add_suite(sr, registry_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int run = srunner_ntests_run(sr), failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    printf("unit: %d passed, %d failed\n", run - failed, failed);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
