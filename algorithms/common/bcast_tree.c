@@ -1,0 +1,36 @@
+/* bcast_tree.c - binomial-tree broadcast (see bcast_tree.h).
+ *
+ * Relative rank rel = (rank - root) mod p. A rank receives from the rank
+ * that clears its lowest set bit, then sends to rel + m for the powers of
+ * two m below its lowest set bit, the largest subtree first:
+ *
+ *   p = 8:   0 -> 4, 2, 1      4 -> 6, 5      2 -> 3      6 -> 7
+ *
+ * Any p works: children >= p are skipped. lg p rounds deep.
+ * Cost = ceil(lg p) (alpha + n beta) */
+#include "bcast_tree.h"
+
+#include "buf.h"
+#include "p2p.h"
+#include "pattern.h"
+
+#define BCAST_TREE_MAX_CHILDREN 32
+
+int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
+                        const struct coll_args *a)
+{
+    MPI_Request reqs[BCAST_TREE_MAX_CHILDREN];
+    int p = a->size, rel = pat_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
+    if (p == 1 || count == 0 || buf_type_size(type) == 0)
+        return MPI_SUCCESS;
+    if (rel != 0 &&
+        (err = p2p_recv(buf, count, type, pat_abs(pat_binomial_parent(rel), root, p), a)))
+        return err;
+    for (int m = pat_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2)
+        if (rel + m < p)
+            err = p2p_isend(buf, count, type, pat_abs(rel + m, root, p), a, &reqs[n++]);
+    if (err)
+        n--;
+    int werr = p2p_waitall(n, reqs);
+    return err ? err : werr;
+}

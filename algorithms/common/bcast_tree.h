@@ -1,0 +1,15 @@
+/* bcast_tree.h - binomial-tree broadcast shared by bcast_binomial and by
+ * algorithms that end with a broadcast (allreduce reduce_bcast, ...). */
+#ifndef COLLSHIM_BCAST_TREE_H
+#define COLLSHIM_BCAST_TREE_H
+
+#include "../coll.h"
+
+/* Broadcast count elements of type at buf from root to every rank of
+ * a->comm along a binomial tree (any p, any root). Each rank receives and
+ * forwards with its own (count, type): only the type signatures must
+ * match between ranks, as in MPI_Bcast. Traffic uses a->coll's tag. */
+int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
+                        const struct coll_args *a);
+
+#endif
