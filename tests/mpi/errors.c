@@ -1,1 +1,92 @@
-int main(void){return 0;}
+/* errors.c - invalid arguments return MPI error codes through the
+ * communicator's error handler (called exactly once), never a crash, a
+ * hang or wrong data. Ends with "errors: N passed, N failed". */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collshim.h"
+
+static int passed, failed, handler_calls, handler_code;
+
+static void expect(int rank, int ok, const char *what)
+{
+    int all_ok = 0;
+    collshim_bypass(1);
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    collshim_bypass(0);
+    if (rank == 0)
+        printf("%s %s\n", all_ok ? "ok  " : "FAIL", what);
+    all_ok ? passed++ : failed++;
+}
+
+static void count_errors(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    handler_calls++;
+    handler_code = *code;
+}
+
+static int error_class(int code)
+{
+    int cls = -1;
+    MPI_Error_class(code, &cls);
+    return cls;
+}
+
+/* The call returned an error of class want, and the handler saw it once. */
+static void expect_error(int rank, int rc, int want, const char *what)
+{
+    char line[160];
+    snprintf(line, sizeof line, "%s -> error class %d, handler called once", what, want);
+    expect(rank, rc != MPI_SUCCESS && error_class(rc) == want && handler_calls == 1 &&
+                 handler_code == rc, line);
+    handler_calls = 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, in[4] = {1, 2, 3, 4}, out[4] = {0};
+    MPI_Errhandler eh;
+    MPI_Datatype vec;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_create_errhandler(count_errors, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+
+    expect_error(rank, MPI_Allreduce(in, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "allreduce count -1");
+    expect_error(rank, MPI_Reduce(in, out, 1, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD),
+                 MPI_ERR_ROOT, "reduce root = size");
+    expect_error(rank, MPI_Bcast(in, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                 "bcast MPI_DATATYPE_NULL");
+    expect_error(rank, MPI_Allreduce(in, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD),
+                 MPI_ERR_OP, "allreduce MPI_OP_NULL");
+    expect_error(rank, MPI_Allreduce(in, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_BUFFER, "allreduce recvbuf MPI_IN_PLACE");
+    expect_error(rank, MPI_Allreduce(in, in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_BUFFER, "allreduce aliased buffers");
+    expect_error(rank, MPI_Allreduce(in, out, 1, vec, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP,
+                 "allreduce MPI_SUM on a derived type");
+    expect_error(rank, MPI_Allgather(in, -2, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "allgather sendcount -2");
+    expect_error(rank, MPI_Gather(in, 1, MPI_INT, out, 1, MPI_INT, -1, MPI_COMM_WORLD),
+                 MPI_ERR_ROOT, "gather root -1");
+
+    /* After all that, a valid call still works and gives the right sum. */
+    int v = rank + 1, sum = 0;
+    int rc = MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect(rank, rc == MPI_SUCCESS && sum == size * (size + 1) / 2 && handler_calls == 0,
+           "a valid allreduce afterwards succeeds with the right result");
+
+    MPI_Type_free(&vec);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Errhandler_free(&eh);
+    MPI_Finalize();
+    if (rank == 0)
+        printf("errors: %d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
