@@ -10,7 +10,31 @@
 
 #define NATIVE_ALGORITHMS(X)                                                  \
     /* ---- barrier ---- */                                                 \
+    X(barrier, dissemination, 0,                                       \
+      "Cost = ceil(lg p) alpha", \
+      "signal rank+2^k, wait for rank-2^k (Hensgen et al. 1988); any p, the default") \
+    X(barrier, recursive_doubling, 0,                                       \
+      "Cost = lg(p) alpha (+2 alpha if p not pow2)", \
+      "zero-byte exchanges with rank xor 2^k, non-pow2 folded; pow2 p") \
+    X(barrier, tree, 0,                                       \
+      "Cost = 2 ceil(lg p) alpha", \
+      "binomial fan-in to rank 0 then fan-out; fewest messages (p-1 per phase)") \
     /* ---- bcast ---- */                                                 \
+    X(bcast, binomial, 0,                                       \
+      "Cost = ceil(lg p) (alpha + n beta)", \
+      "whole message down a binomial tree; small messages") \
+    X(bcast, scatter_allgather, 0,                                       \
+      "Cost = (lg p + p - 1) alpha + 2 (p-1)/p n beta", \
+      "binomial scatter of byte blocks + ring allgather (van de Geijn); large messages") \
+    X(bcast, scatter_rdb_allgather, 0,                                       \
+      "Cost = 2 ceil(lg p) alpha + 2 (p-1)/p n beta", \
+      "binomial scatter + doubling (Bruck-form) allgather, any p; medium messages") \
+    X(bcast, pipeline, 0,                                       \
+      "Cost = (p - 2 + n/s) (alpha + s beta), s = seg (default 64k)", \
+      "segmented chain from the root; very large messages, few ranks") \
+    X(bcast, binary_pipeline, 0,                                       \
+      "Cost = 2 (floor(lg p) + n/s - 1) (alpha + s beta), s = seg (default 64k)", \
+      "segmented binary tree; large messages on many ranks") \
     /* ---- gather ---- */                                                 \
     /* ---- gatherv ---- */                                                 \
     /* ---- scatter ---- */                                                 \

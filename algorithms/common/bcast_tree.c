@@ -16,13 +16,12 @@
 
 #define BCAST_TREE_MAX_CHILDREN 32
 
-int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
-                        const struct coll_args *a)
+/* Receive from the parent, then send to the children, largest subtree first. */
+static int tree_down(void *buf, int count, MPI_Datatype type, int root,
+                     const struct coll_args *a)
 {
     MPI_Request reqs[BCAST_TREE_MAX_CHILDREN];
     int p = a->size, rel = pat_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
-    if (p == 1 || count == 0 || buf_type_size(type) == 0)
-        return MPI_SUCCESS;
     if (rel != 0 &&
         (err = p2p_recv(buf, count, type, pat_abs(pat_binomial_parent(rel), root, p), a)))
         return err;
@@ -33,4 +32,17 @@ int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
         n--;
     int werr = p2p_waitall(n, reqs);
     return err ? err : werr;
+}
+
+int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
+                        const struct coll_args *a)
+{
+    if (a->size == 1 || count == 0 || buf_type_size(type) == 0)
+        return MPI_SUCCESS;
+    return tree_down(buf, count, type, root, a);
+}
+
+int bcast_tree_release(int root, const struct coll_args *a)
+{
+    return a->size == 1 ? MPI_SUCCESS : tree_down(NULL, 0, MPI_BYTE, root, a);
 }

@@ -1,5 +1,6 @@
-/* bcast_tree.h - binomial-tree broadcast shared by bcast_binomial and by
- * algorithms that end with a broadcast (allreduce reduce_bcast, ...). */
+/* bcast_tree.h - binomial-tree broadcast shared by bcast_binomial, by
+ * algorithms that end with a broadcast (allreduce reduce_bcast, ...) and
+ * by barrier_tree's release. */
 #ifndef COLLSHIM_BCAST_TREE_H
 #define COLLSHIM_BCAST_TREE_H
 
@@ -11,5 +12,9 @@
  * match between ranks, as in MPI_Bcast. Traffic uses a->coll's tag. */
 int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
                         const struct coll_args *a);
+
+/* The same tree with zero-byte messages: returns on a rank once the root
+ * has called it (the release half of a tree barrier). */
+int bcast_tree_release(int root, const struct coll_args *a);
 
 #endif

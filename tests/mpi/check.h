@@ -34,6 +34,14 @@ struct check_case {
 void check_begin(const struct check_env *env, struct check_case *c, const char *coll,
                  const char *alg, int expect_alg, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* check_begin with parameters appended to the forced rule, e.g. params
+ * "seg=36" forces "bcast @pipeline seg=36"; the description gets them too. */
+void check_begin_params(const struct check_env *env, struct check_case *c, const char *coll,
+                        const char *alg, const char *params, int expect_alg, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* The case calls the collective n times in a row (n >= 1): check_end then
+ * expects n runs of the forced algorithm instead of one. */
+void check_expect_runs(struct check_case *c, int n);
 /* Record a mismatch (first one wins) on this rank. */
 void check_fail(struct check_case *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

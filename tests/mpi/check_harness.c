@@ -31,6 +31,22 @@ void check_begin(const struct check_env *env, struct check_case *c, const char *
     (void)env;
 }
 
+void check_begin_params(const struct check_env *env, struct check_case *c, const char *coll,
+                        const char *alg, const char *params, int expect_alg, const char *fmt, ...)
+{
+    char desc[sizeof c->desc], rules[192], err[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(desc, sizeof desc, fmt, ap);
+    va_end(ap);
+    check_begin(env, c, coll, alg, expect_alg, "%s %s", desc, params);
+    snprintf(rules, sizeof rules, "%s @%s %s", coll, alg, params);
+    if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS)
+        check_fail(c, "collshim_tune(\"%s\") failed: %s", rules, err);
+}
+
+void check_expect_runs(struct check_case *c, int n) { c->calls_before += n - 1; }
+
 void check_fail(struct check_case *c, const char *fmt, ...)
 {
     va_list ap;

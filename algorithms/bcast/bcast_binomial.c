@@ -1,0 +1,24 @@
+/* bcast_binomial.c - binomial tree broadcast of the whole message.
+ *
+ * The root sends the whole buffer to relative ranks p/2, p/4, ..., 1 (rounded
+ * to powers of two); each receiver forwards to its own subtree, so the
+ * number of informed ranks doubles every round:
+ *
+ *   round 1:  0 -> 4
+ *   round 2:  0 -> 2            4 -> 6
+ *   round 3:  0 -> 1   2 -> 3   4 -> 5   6 -> 7
+ *
+ * Every rank sends and receives with its own count and datatype, so type
+ * maps that differ between ranks need no packing. Wins for small messages,
+ * where ceil(lg p) latencies are the whole cost; for large ones it moves
+ * the whole vector lg p times.
+ *
+ * Cost = ceil(lg p) (alpha + n beta)
+ * Non-power-of-two p: the tree is cut at p (children >= p do not exist),
+ * still ceil(lg p) rounds. The walk is algorithms/common/bcast_tree.c. */
+#include "../common/bcast_tree.h"
+
+int bcast_binomial(const struct coll_args *a)
+{
+    return bcast_tree_binomial(a->recvbuf, a->count, a->datatype, a->root, a);
+}

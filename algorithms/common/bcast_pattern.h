@@ -1,0 +1,54 @@
+/* bcast_pattern.h - pure arithmetic of the broadcast algorithms: subtree
+ * block ranges of the binomial scatter, binary-tree peers, wrapped block
+ * ranges of the doubling allgather, segments. Ranks are relative to the
+ * root; block i of the message belongs to relative rank i. No MPI. */
+#ifndef COLLSHIM_BCAST_PATTERN_H
+#define COLLSHIM_BCAST_PATTERN_H
+
+#include "pattern.h"
+
+/* The binomial subtree of rel covers relative ranks [rel, end) with
+ * end = min(rel + lowest set bit of rel, p) (the whole of 0..p-1 for rel 0). */
+static inline int bpat_subtree_end(int rel, int p)
+{
+    int end = rel + pat_binomial_mask(rel, p);
+    return end < p ? end : p;
+}
+
+/* Binary tree in heap order over relative ranks: children 2 rel + 1 and
+ * 2 rel + 2 (when < p), parent (rel - 1) / 2. */
+static inline int bpat_binary_parent(int rel) { return rel > 0 ? (rel - 1) / 2 : -1; }
+static inline int bpat_binary_child(int rel, int k, int p)
+{
+    int c = 2 * rel + 1 + k;
+    return c < p ? c : -1;
+}
+
+/* The cnt blocks first, first + 1, ... taken mod p, as at most two runs
+ * of consecutive block indices: [run[0], run[0] + run[1]) and
+ * [run[2], run[2] + run[3]). Returns the number of runs. */
+static inline int bpat_wrapped_runs(int first, int cnt, int p, int run[4])
+{
+    first %= p;
+    if (first + cnt <= p) {
+        run[0] = first; run[1] = cnt;
+        return 1;
+    }
+    run[0] = first; run[1] = p - first;
+    run[2] = 0; run[3] = first + cnt - p;
+    return 2;
+}
+
+/* Segments of seg bytes over n bytes (the last one shorter). */
+static inline int bpat_seg_count(int n, size_t seg)
+{
+    return n > 0 ? (int)(((size_t)n + seg - 1) / seg) : 0;
+}
+
+static inline int bpat_seg_len(int n, size_t seg, int i)
+{
+    size_t off = (size_t)i * seg, left = (size_t)n - off;
+    return (int)(left < seg ? left : seg);
+}
+
+#endif
