@@ -65,6 +65,8 @@ int check_counts(const struct check_env *env, int *counts, int max);
 /* A strided datatype with nonzero lower bound: one int every 3 ints, the
  * int 4 bytes into the element, lb = 4, extent = 12 (type_strided_int). */
 MPI_Datatype type_strided_int(void);
+/* Free what the harness created (before MPI_Finalize). */
+void check_cleanup(void);
 /* Buffer for n elements of type_strided_int, and access to element i. */
 int *strided_alloc(int n);
 int *strided_at(int *buf, int i);

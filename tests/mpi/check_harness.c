@@ -122,9 +122,17 @@ int check_counts(const struct check_env *env, int *counts, int max)
     return n;
 }
 
+static MPI_Datatype strided_type = MPI_DATATYPE_NULL;
+
+void check_cleanup(void)
+{
+    if (strided_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&strided_type);
+}
+
 MPI_Datatype type_strided_int(void)
 {
-    static MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Datatype type = strided_type;
     if (type == MPI_DATATYPE_NULL) {
         MPI_Datatype one;
         MPI_Aint disp = 8;
@@ -132,6 +140,7 @@ MPI_Datatype type_strided_int(void)
         MPI_Type_create_resized(one, 4, 12, &type);
         MPI_Type_commit(&type);
         MPI_Type_free(&one);
+        strided_type = type;
     }
     return type;
 }

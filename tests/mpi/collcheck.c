@@ -98,6 +98,7 @@ int main(int argc, char **argv)
             check_collective(&env, all_colls[c], only);
     if (env.rank == 0)
         printf("collcheck np=%d: %d passed, %d failed\n", env.size, check_passed, check_failed);
+    check_cleanup();
     MPI_Finalize();
     return check_failed ? 1 : 0;
 }
