@@ -9,19 +9,8 @@
 #include <stdlib.h>
 
 #include "collshim.h"
+#include "expect.h"
 
-static int passed, failed;
-
-static void expect(int rank, int ok, const char *what)
-{
-    int all_ok = 0;
-    collshim_bypass(1);
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    collshim_bypass(0);
-    if (rank == 0)
-        printf("%s %s\n", all_ok ? "ok  " : "FAIL", what);
-    all_ok ? passed++ : failed++;
-}
 
 static long resident_kib(void)
 {
@@ -82,7 +71,5 @@ int main(int argc, char **argv)
     expect(rank, collshim_live_contexts() == base, "freeing both frees both contexts");
     collshim_tune(NULL, NULL, 0);
     MPI_Finalize();
-    if (rank == 0)
-        printf("lifecycle: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return expect_finish(rank, "lifecycle");
 }
