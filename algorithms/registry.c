@@ -45,10 +45,25 @@
     /* ---- alltoallv ---- */                                                 \
     /* ---- alltoallw ---- */                                                 \
     /* ---- reduce ---- */                                                 \
+    X(reduce, binomial, 0,                                                    \
+      "Cost = ceil(lg p) (alpha + n beta + n gamma) (+ alpha + n beta + n gamma if the op is non-commutative and root > 0)", \
+      "binomial tree to the root, folded in rank order; small messages") \
+    X(reduce, pipeline, 0,                                                    \
+      "Cost = (p + s - 2) (alpha + m beta + m gamma), s = n/m segments of m = seg bytes", \
+      "segmented chain ending at the root; large messages at small p") \
+    X(reduce, binary_pipeline, 0,                                             \
+      "Cost = 2 (floor(lg p) + s - 1) (alpha + m beta + m gamma), s = n/m segments of m = seg bytes", \
+      "segmented preorder binary tree, order-preserving; large messages, moderate p") \
+    X(reduce, linear, 0,                                                      \
+      "Cost = (p - 1) (alpha + n beta + n gamma)",                           \
+      "root receives from every rank at once and folds in rank order; tiny p") \
     /* ---- allreduce ---- */                                                 \
     X(allreduce, recursive_doubling, 0,                                       \
       "Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma (+2(alpha+n beta) if p not pow2)", \
       "whole vectors exchanged with partners 1, 2, 4, ... apart; small messages") \
+    X(allreduce, reduce_bcast, 0,                                             \
+      "Cost = 2 ceil(lg p) alpha + 2 ceil(lg p) n beta + ceil(lg p) n gamma", \
+      "binomial reduce to rank 0 then binomial broadcast; the baseline") \
     /* ---- reduce_scatter ---- */                                                 \
     /* ---- reduce_scatter_block ---- */                                                 \
     /* ---- scan ---- */                                                 \

@@ -1,0 +1,282 @@
+/* reduce_tree.c - segmented tree reduction to a root (see reduce_tree.h).
+ *
+ * Where the ranks sit: positions of reduce_tree_pattern.h, where a node is
+ * the first position of its subtree and folds its children in increasing
+ * position order, so every partial result covers consecutive positions.
+ *
+ * - Commutative op: position = rank relative to the root, one tree.
+ * - Non-commutative op: positions are ranks, so the order is rank order.
+ *   Ranks root..p-1 form the root's tree; ranks 0..root-1 form a second
+ *   tree of the same shape topped by rank 0, which sends its partial to
+ *   the root as one more child folded on the left:
+ *
+ *     binomial, p = 7, root = 3:   3 <- {4, 5 <- 6}  and  3 <- 0 <- {1, 2}
+ *     result = (x0 x1 x2) op (x3 x4 x5 x6)
+ *
+ *   The flat shape (linear) folds ranks below the root straight into the
+ *   root instead, nearest first: x_{r-1} op acc, then x_{r-2} op acc, ...
+ *
+ * Per segment a node waits for its children in fold order and folds each
+ * into the partial: a child above is folded as acc op child (the result
+ * lands in the child's buffer), a child below as child op acc. The partial
+ * goes to the parent with a nonblocking send, or into recvbuf at the root.
+ * Two slots of segment buffers alternate: the receives of segment s+1 are
+ * posted (once the send of s-1 from that slot is done) before segment s is
+ * folded, so links and arithmetic overlap along the tree.
+ *
+ * Memory: 2 slots x children segments; a leaf sends straight from its
+ * input. Cost: see the algorithms using it. */
+#include "reduce_tree.h"
+
+#include "buf.h"
+#include "p2p.h"
+#include "pattern.h"
+
+#include <stdlib.h>
+
+#define RT_SLOTS 2
+
+/* One tree of positions 0..m-1: position d is rank (origin + dir*d) mod p;
+ * position 0 hangs under rank top_parent (-1: it is the root); mirrored
+ * sides fold their children on the left. */
+struct rt_side {
+    int origin, dir, m, top_parent, mirrored;
+};
+
+/* My place in the tree: parent rank (-1 at the root), children in fold order. */
+struct rt_node {
+    int parent, nchild;
+    int *child;
+    unsigned char *left; /* 1: the child's ranks precede mine: child op acc */
+};
+
+struct rt_run {
+    const struct coll_args *a;
+    struct rt_node node;
+    const void *input;
+    void *result;       /* the root's recvbuf, NULL elsewhere */
+    int count, segcount, nseg;
+    MPI_Datatype type;
+    MPI_Op op;
+    void **buf, **base; /* [slot*nchild + i]: child i's segment */
+    MPI_Request *req;   /* [slot*(nchild+1) + i]: child i's receive, then the send */
+};
+
+static int side_rank(const struct rt_side *s, int d, int p)
+{
+    return ((s->origin + s->dir * d) % p + p) % p;
+}
+
+/* Parent and children of this rank within one side, if it belongs there. */
+static void join_side(enum rtree_shape shape, const struct rt_side *s,
+                      const struct coll_args *a, struct rt_node *n)
+{
+    int p = a->size, d = (((a->rank - s->origin) * s->dir) % p + p) % p;
+    if (d >= s->m)
+        return;
+    int pd = rtree_parent(shape, d, s->m), first = n->nchild;
+    n->parent = pd < 0 ? s->top_parent : side_rank(s, pd, p);
+    n->nchild += rtree_children(shape, d, s->m, n->child + first);
+    for (int i = first; i < n->nchild; i++) {
+        n->child[i] = side_rank(s, n->child[i], p);
+        n->left[i] = (unsigned char)s->mirrored;
+    }
+}
+
+static int build_node(enum rtree_shape shape, int root, int commutative,
+                      const struct coll_args *a, struct rt_node *n)
+{
+    int p = a->size, nsides = 0;
+    struct rt_side sides[2];
+    n->parent = -1;
+    n->nchild = 0;
+    n->child = malloc((size_t)p * sizeof *n->child);
+    n->left = malloc((size_t)p);
+    if (!n->child || !n->left)
+        return MPI_ERR_NO_MEM;
+    if (commutative) {
+        sides[nsides++] = (struct rt_side){root, 1, p, -1, 0};
+    } else {
+        sides[nsides++] = (struct rt_side){root, 1, p - root, -1, 0};
+        if (shape == RTREE_FLAT)
+            sides[nsides++] = (struct rt_side){root, -1, root + 1, -1, 1};
+        else
+            sides[nsides++] = (struct rt_side){0, 1, root, root, 0};
+    }
+    for (int i = 0; i < nsides; i++)
+        join_side(shape, &sides[i], a, n);
+    if (!commutative && shape != RTREE_FLAT && a->rank == root && root > 0) {
+        n->child[n->nchild] = 0; /* top of the lower ranks' tree */
+        n->left[n->nchild++] = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+static int seg_len(const struct rt_run *r, int s)
+{
+    int rest = r->count - s * r->segcount;
+    return rest < r->segcount ? rest : r->segcount;
+}
+
+static void *seg_at(const void *buf, const struct rt_run *r, int s)
+{
+    return buf_at(buf, (MPI_Aint)s * r->segcount, r->type);
+}
+
+static void *child_buf(const struct rt_run *r, int slot, int i)
+{
+    return r->buf[slot * r->node.nchild + i];
+}
+
+static MPI_Request *recv_req(struct rt_run *r, int slot, int i)
+{
+    return &r->req[slot * (r->node.nchild + 1) + i];
+}
+
+static MPI_Request *send_req(struct rt_run *r, int slot)
+{
+    return recv_req(r, slot, r->node.nchild);
+}
+
+/* One segment buffer per child and slot, and the request arrays. */
+static int pool_alloc(struct rt_run *r)
+{
+    int slots = r->nseg > 1 ? RT_SLOTS : 1, k = r->node.nchild;
+    r->buf = calloc((size_t)(RT_SLOTS * k + 1), sizeof *r->buf);
+    r->base = calloc((size_t)(RT_SLOTS * k + 1), sizeof *r->base);
+    r->req = malloc((size_t)(RT_SLOTS * (k + 1)) * sizeof *r->req);
+    if (!r->buf || !r->base || !r->req)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < RT_SLOTS * (k + 1); i++)
+        r->req[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < slots * k; i++) {
+        int err = buf_alloc_checked(r->segcount, r->type, &r->buf[i], &r->base[i]);
+        if (err)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+static int post_recvs(struct rt_run *r, int s)
+{
+    int slot = s % RT_SLOTS, err = MPI_SUCCESS;
+    for (int i = 0; i < r->node.nchild && !err; i++)
+        err = p2p_irecv(child_buf(r, slot, i), seg_len(r, s), r->type, r->node.child[i], r->a,
+                        recv_req(r, slot, i));
+    return err;
+}
+
+/* Before a fold on the left (only the root has children below it), the
+ * partial must be writable: move it into the result segment. */
+static int own_acc(struct rt_run *r, int s, const void **acc)
+{
+    void *dst = seg_at(r->result, r, s);
+    int err = buf_copy(*acc, seg_len(r, s), r->type, dst, seg_len(r, s), r->type);
+    *acc = dst;
+    return err;
+}
+
+/* Fold segment s: my input with every child's partial, in fold order. */
+static int fold_segment(struct rt_run *r, int s, const void **acc)
+{
+    int slot = s % RT_SLOTS, len = seg_len(r, s), err = MPI_SUCCESS;
+    int writable = r->result && r->input == r->result;
+    *acc = seg_at(r->input, r, s);
+    for (int i = 0; i < r->node.nchild && !err; i++) {
+        void *in = child_buf(r, slot, i);
+        if ((err = p2p_wait(recv_req(r, slot, i))))
+            break;
+        if (!r->node.left[i]) {
+            err = buf_reduce(*acc, in, len, r->type, r->op);
+            *acc = in;
+            writable = 1;
+            continue;
+        }
+        if (!writable && (err = own_acc(r, s, acc)))
+            break;
+        writable = 1;
+        err = buf_reduce(in, (void *)*acc, len, r->type, r->op);
+    }
+    return err;
+}
+
+/* The folded segment goes up the tree, or into recvbuf at the root. */
+static int deliver(struct rt_run *r, int s, const void *acc)
+{
+    int len = seg_len(r, s);
+    if (r->node.parent < 0)
+        return buf_copy(acc, len, r->type, seg_at(r->result, r, s), len, r->type);
+    return p2p_isend(acc, len, r->type, r->node.parent, r->a, send_req(r, s % RT_SLOTS));
+}
+
+static int run_segments(struct rt_run *r)
+{
+    int err = post_recvs(r, 0);
+    for (int s = 0; s < r->nseg && !err; s++) {
+        const void *acc;
+        if (s + 1 < r->nseg) {
+            err = p2p_wait(send_req(r, (s + 1) % RT_SLOTS)); /* segment s-1 left */
+            if (!err)
+                err = post_recvs(r, s + 1);
+        }
+        if (!err)
+            err = fold_segment(r, s, &acc);
+        if (!err)
+            err = deliver(r, s, acc);
+    }
+    return err;
+}
+
+/* Complete whatever is still in flight (after an error too), then free. */
+static int run_finish(struct rt_run *r, int err)
+{
+    if (r->req) {
+        int werr = p2p_waitall(RT_SLOTS * (r->node.nchild + 1), r->req);
+        err = err ? err : werr;
+    }
+    for (int i = 0; r->base && i < RT_SLOTS * r->node.nchild; i++)
+        buf_free(r->base[i]);
+    free(r->buf);
+    free(r->base);
+    free(r->req);
+    free(r->node.child);
+    free(r->node.left);
+    return err;
+}
+
+static int seg_count(int count, MPI_Datatype type, size_t seg)
+{
+    size_t size = (size_t)buf_type_size(type);
+    if (seg == 0 || size == 0 || seg / size >= (size_t)count)
+        return count;
+    return seg / size > 0 ? (int)(seg / size) : 1;
+}
+
+int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype type, MPI_Op op, int root, size_t seg,
+                const struct coll_args *a)
+{
+    struct rt_run r = {.a = a, .count = count, .type = type, .op = op};
+    int commutative = 1, err;
+    if (count == 0)
+        return MPI_SUCCESS;
+    if ((err = PMPI_Op_commutative(op, &commutative)))
+        return err;
+    r.input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    r.result = a->rank == root ? recvbuf : NULL;
+    r.segcount = seg_count(count, type, seg);
+    r.nseg = count / r.segcount + (count % r.segcount != 0);
+    err = build_node(shape, root, commutative, a, &r.node);
+    if (!err)
+        err = pool_alloc(&r);
+    if (!err)
+        err = run_segments(&r);
+    return run_finish(&r, err);
+}
+
+int reduce_tree_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+                         MPI_Op op, int root, const struct coll_args *a)
+{
+    return reduce_tree(RTREE_BINOMIAL, sendbuf, recvbuf, count, type, op, root,
+                       a->params.seg, a);
+}

@@ -1,0 +1,29 @@
+/* reduce_tree.h - tree reductions to a root, shared by reduce_binomial,
+ * reduce_pipeline, reduce_binary_pipeline, reduce_linear and allreduce
+ * reduce_bcast. */
+#ifndef COLLSHIM_REDUCE_TREE_H
+#define COLLSHIM_REDUCE_TREE_H
+
+#include "../coll.h"
+#include "reduce_tree_pattern.h"
+
+/* Reduce count elements of type with op to root along a tree of the given
+ * shape, cut into segments of seg bytes (0: the whole vector in one), with
+ * the next segment's receives in flight while the current one is folded
+ * and sent. Non-commutative ops are applied in rank order.
+ *
+ * sendbuf MPI_IN_PLACE: this rank's input is in recvbuf (the root of a
+ * reduce, or any rank of an allreduce). recvbuf gets the result at root;
+ * elsewhere it is only read, when in place, and may be NULL otherwise.
+ * count, type and op must be the same on every rank (MPI_Reduce's rule).
+ * Traffic uses a->comm and a->coll's tag. */
+int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype type, MPI_Op op, int root, size_t seg,
+                const struct coll_args *a);
+
+/* The binomial tree, segmented by a->params.seg (0: unsegmented).
+ * Cost = ceil(lg p) (alpha + n beta + n gamma) */
+int reduce_tree_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+                         MPI_Op op, int root, const struct coll_args *a);
+
+#endif

@@ -1,0 +1,31 @@
+/* reduce_binomial.c - binomial tree reduction.
+ *
+ * Rank relative to the root rel = (rank - root) mod p. At round k a rank
+ * whose rel has bit k set sends its partial to rel - 2^k and drops out; the
+ * others receive and fold (lower positions on the left):
+ *
+ *   p = 8:   round 0: 1->0  3->2  5->4  7->6
+ *            round 1: 2->0  6->4
+ *            round 2: 4->0
+ *
+ * A node is the first position of its subtree, so folding children in
+ * increasing position order keeps the rank order. Any p: children >= p are
+ * skipped. A non-commutative op cannot rotate the tree (x_r ... x_{p-1}
+ * x_0 ... would come out of order), so ranks r..p-1 form the root's tree
+ * and ranks 0..r-1 a second binomial tree whose top, rank 0, sends to the
+ * root as one more child folded on the left: at most one more round.
+ * The common tree code (segments, folds) is in common/reduce_tree.c;
+ * seg=X cuts the vector into segments (default: whole vector).
+ *
+ * Cost = ceil(lg p) (alpha + n beta + n gamma)
+ *        (+ alpha + n beta + n gamma for a non-commutative op at a root r > 0)
+ * Wins for small n, where the lg p latency term dominates; for large n the
+ * root receiving lg p whole vectors loses to Rabenseifner's reduce-scatter +
+ * gather (Thakur, Rabenseifner & Gropp 2005). */
+#include "../common/reduce_tree.h"
+
+int reduce_binomial(const struct coll_args *a)
+{
+    return reduce_tree_binomial(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, a->root,
+                                a);
+}
