@@ -36,11 +36,56 @@
       "Cost = 2 (floor(lg p) + n/s - 1) (alpha + s beta), s = seg (default 64k)", \
       "segmented binary tree; large messages on many ranks") \
     /* ---- gather ---- */                                                 \
+    X(gather, binomial, 0,                                       \
+      "Cost = lg(p) alpha + ((p-1)/p) n beta", \
+      "binomial tree forwarding packed subtrees; small and medium messages") \
+    X(gather, linear, 0,                                       \
+      "Cost = (p-1) alpha + ((p-1)/p) n beta", \
+      "root receives every block at once, no copies; large messages, few ranks") \
     /* ---- gatherv ---- */                                                 \
+    X(gatherv, linear, 0,                                       \
+      "Cost = (p-1) alpha + n beta", \
+      "root posts a receive per non-empty block, straight into recvbuf; the default") \
+    X(gatherv, linear_throttled, 0,                                       \
+      "Cost = (p-1) alpha + n beta, at most w = outstanding (8) receives in flight", \
+      "linear with a Waitany-driven window at the root; large blocks at large p") \
     /* ---- scatter ---- */                                                 \
+    X(scatter, binomial, 0,                                       \
+      "Cost = lg(p) alpha + ((p-1)/p) n beta", \
+      "binomial tree forwarding packed subtrees; small and medium messages") \
+    X(scatter, linear, 0,                                       \
+      "Cost = (p-1) alpha + ((p-1)/p) n beta", \
+      "root sends every block at once, no copies; large messages, few ranks") \
     /* ---- scatterv ---- */                                                 \
+    X(scatterv, linear, 0,                                       \
+      "Cost = (p-1) alpha + n beta", \
+      "root posts a send per non-empty block, straight from sendbuf; the default") \
+    X(scatterv, linear_throttled, 0,                                       \
+      "Cost = (p-1) alpha + n beta, at most w = outstanding (8) sends in flight", \
+      "linear with a Waitany-driven window at the root; large blocks at large p") \
     /* ---- allgather ---- */                                                 \
+    X(allgather, ring, 0,                                       \
+      "Cost = (p-1) alpha + ((p-1)/p) n beta", \
+      "p-1 steps to the right neighbour, one block each; large messages") \
+    X(allgather, recursive_doubling, 0,                                       \
+      "Cost = lg(p) alpha + ((p-1)/p) n beta (+2 alpha + (n/p + n) beta if p not pow2)", \
+      "groups double by swapping with rank xor 2^k, non-pow2 folded; small messages, pow2 p") \
+    X(allgather, bruck, 0,                                       \
+      "Cost = ceil(lg p) alpha + ((p-1)/p) n beta (+ n beta_mem rotation)", \
+      "Bruck concatenation on a rotated byte buffer, any p; small messages") \
+    X(allgather, neighbor_exchange, ALG_NEEDS_EVEN_NP,                                       \
+      "Cost = (p/2) alpha + ((p-1)/p) n beta", \
+      "pairs of blocks between alternating neighbours (Chen 2005); medium/large, even p") \
     /* ---- allgatherv ---- */                                                 \
+    X(allgatherv, ring, 0,                                       \
+      "Cost = (p-1) alpha + (p-1) m beta, m = largest block", \
+      "p-1 steps to the right neighbour, one block each; large even blocks") \
+    X(allgatherv, bruck, 0,                                       \
+      "Cost = ceil(lg p) alpha + ((p-1)/p) n beta (up to lg(p) n beta if uneven)", \
+      "Bruck concatenation on a rotated byte buffer, any p; small or uneven blocks") \
+    X(allgatherv, recursive_doubling, 0,                                       \
+      "Cost = lg(p) alpha + ((p-1)/p) n beta (up to lg(p) n beta if uneven)", \
+      "groups double via indexed types over rdispls, non-pow2 folded; small messages") \
     /* ---- alltoall ---- */                                                 \
     /* ---- alltoallv ---- */                                                 \
     /* ---- alltoallw ---- */                                                 \

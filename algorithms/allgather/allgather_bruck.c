@@ -1,0 +1,22 @@
+/* allgather_bruck.c - Bruck's concatenation (Bruck et al. 1997).
+ *
+ * Each rank keeps its blocks in a byte buffer rotated so that its own
+ * block comes first (position i holds block r+i). At step k it sends its
+ * first min(2^k, p-2^k) positions to rank r-2^k and appends as many from
+ * rank r+2^k; after ceil(lg p) steps it holds all p blocks and one unpack
+ * puts positions 1..p-1 where they belong in recvbuf (the local rotation):
+ *
+ *   p = 5, rank 0:  [0]  ->  [0 1]  ->  [0 1 2 3]  ->  [0 1 2 3 4]
+ *                     from 1       from 2         from 4 (1 block)
+ *
+ * Any p, no folding: ceil(lg p) steps whatever p is, the last one short.
+ * Data crosses ranks as bytes, so differing type maps do not matter.
+ *
+ * Cost = ceil(lg p) alpha + ((p-1)/p) n beta (+ n beta_mem for packing
+ *        and the rotation)
+ * Wins for small n at non-power-of-two p, where recursive doubling pays
+ * for folding. The core is agb_bruck (common/allgather_blocks.c), shared
+ * with allgatherv_bruck. */
+#include "../common/allgather_blocks.h"
+
+int allgather_bruck(const struct coll_args *a) { return agb_bruck(a); }

@@ -1,0 +1,34 @@
+/* allgather_neighbor_exchange.c - neighbor exchange (Chen et al. 2005).
+ *
+ * Ranks pair up (2q, 2q+1). Step 0 swaps blocks inside each pair; from
+ * then on every rank sends the pair of blocks it received in the previous
+ * step, alternating between the rank across the left or right pair
+ * border (odd steps) and its pair partner (even steps); p/2 steps in all:
+ *
+ *   p = 6   step 0: 0<->1 2<->3 4<->5   (own block)
+ *           step 1: 1<->2 3<->4 5<->0   (own pair)
+ *           step 2: 0<->1 2<->3 4<->5   (pair received at step 1)
+ *
+ * A pair of blocks is one contiguous message of 2 recvcount elements in
+ * recvbuf. Needs an even p (ALG_NEEDS_EVEN_NP).
+ *
+ * Cost = (p/2) alpha + ((p-1)/p) n beta
+ * Half the latencies of the ring at the same bandwidth, every message
+ * between neighbours: wins for medium and large n at even p. */
+#include "../common/allgather_blocks.h"
+#include "../common/allgather_pattern.h"
+
+int allgather_neighbor_exchange(const struct coll_args *a)
+{
+    struct agb_layout l = agb_layout_of(a);
+    int r = a->rank, p = a->size, partner = agp_nx_peer(r, 0, p);
+    int err = agb_place_own(a, &l), sent = r / 2;
+    if (!err)
+        err = agb_exchange(a, &l, r, 1, partner, partner, 1, partner);
+    for (int s = 1; s < p / 2 && !err; s++) {
+        int peer = agp_nx_peer(r, s, p), got = agp_nx_recv_pair(r, s, p);
+        err = agb_exchange(a, &l, 2 * sent, 2, peer, 2 * got, 2, peer);
+        sent = got;
+    }
+    return err;
+}

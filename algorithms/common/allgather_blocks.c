@@ -1,0 +1,273 @@
+/* allgather_blocks.c - ring, recursive doubling and Bruck on a block
+ * layout, shared by allgather and allgatherv (see the algorithm files for
+ * the patterns, costs and diagrams). */
+#include "allgather_blocks.h"
+#include "allgather_pattern.h"
+#include "buf.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+
+struct agb_layout agb_layout_of(const struct coll_args *a)
+{
+    struct agb_layout l = {a->recvbuf, a->recvtype, a->size, a->recvcount, NULL, NULL};
+    if (a->coll == COLL_allgatherv) {
+        l.counts = a->recvcounts;
+        l.displs = a->rdispls;
+    }
+    return l;
+}
+
+int agb_block_count(const struct agb_layout *l, int i)
+{
+    return l->counts ? l->counts[i] : l->count;
+}
+
+static MPI_Aint block_displ(const struct agb_layout *l, int i)
+{
+    return l->counts ? l->displs[i] : (MPI_Aint)i * l->count;
+}
+
+/* 1 when the non-empty blocks of the run follow each other in memory, in
+ * order; then they are *total elements from element *start on. */
+static int adjacent(const struct agb_layout *l, int first, int n, MPI_Aint *start,
+                    MPI_Aint *total)
+{
+    MPI_Aint end = 0;
+    int seen = 0;
+    *start = 0;
+    for (int k = 0; k < n; k++) {
+        int b = (first + k) % l->p, c = agb_block_count(l, b);
+        if (c == 0)
+            continue;
+        if (seen && block_displ(l, b) != end)
+            return 0;
+        if (!seen)
+            *start = block_displ(l, b);
+        end = block_displ(l, b) + c;
+        seen = 1;
+    }
+    *total = end - *start;
+    return 1;
+}
+
+static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_msg *m)
+{
+    int *len = malloc(2 * (size_t)n * sizeof *len), err;
+    if (!len)
+        return MPI_ERR_NO_MEM;
+    int *disp = len + n;
+    for (int k = 0; k < n; k++) {
+        int b = (first + k) % l->p;
+        len[k] = agb_block_count(l, b);
+        disp[k] = (int)block_displ(l, b);
+    }
+    err = PMPI_Type_indexed(n, len, disp, l->type, &m->type);
+    if (!err && (err = PMPI_Type_commit(&m->type)) == MPI_SUCCESS) {
+        m->origin = l->buf;
+        m->count = 1;
+        m->owned = 1;
+    }
+    free(len);
+    return err;
+}
+
+int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m)
+{
+    MPI_Aint start, total;
+    m->owned = 0;
+    m->type = l->type;
+    first %= l->p;
+    if (adjacent(l, first, n, &start, &total)) {
+        m->origin = buf_at(l->buf, start, l->type);
+        m->count = (int)total;
+        return MPI_SUCCESS;
+    }
+    return indexed_msg(l, first, n, m);
+}
+
+void agb_msg_free(struct agb_msg *m)
+{
+    if (m->owned)
+        PMPI_Type_free(&m->type);
+    m->owned = 0;
+}
+
+int agb_place_own(const struct coll_args *a, const struct agb_layout *l)
+{
+    struct agb_msg m;
+    int err;
+    if (a->in_place)
+        return MPI_SUCCESS;
+    if ((err = agb_msg_of(l, a->rank, 1, &m)))
+        return err;
+    err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, m.origin, m.count, m.type);
+    agb_msg_free(&m);
+    return err;
+}
+
+int agb_exchange(const struct coll_args *a, const struct agb_layout *l, int sfirst, int sn,
+                 int dest, int rfirst, int rn, int src)
+{
+    struct agb_msg s, r;
+    int err = agb_msg_of(l, sfirst, sn, &s);
+    if (err)
+        return err;
+    if (!(err = agb_msg_of(l, rfirst, rn, &r))) {
+        err = p2p_sendrecv(s.origin, s.count, s.type, dest, r.origin, r.count, r.type, src, a);
+        agb_msg_free(&r);
+    }
+    agb_msg_free(&s);
+    return err;
+}
+
+/* ---- ring ---- */
+
+int agb_ring(const struct coll_args *a)
+{
+    struct agb_layout l = agb_layout_of(a);
+    int p = a->size, r = a->rank, err = agb_place_own(a, &l);
+    int right = (r + 1) % p, left = (r - 1 + p) % p;
+    for (int s = 0; s < p - 1 && !err; s++)
+        err = agb_exchange(a, &l, (r - s + p) % p, 1, right, (r - s - 1 + p) % p, 1, left);
+    return err;
+}
+
+/* ---- recursive doubling, with folding for p not a power of two ---- */
+
+/* Even ranks of the first 2 rem give their block to their odd neighbour. */
+static int rd_fold_in(const struct coll_args *a, const struct agb_layout *l)
+{
+    struct agb_msg m;
+    int r = a->rank, even = r % 2 == 0, err = agb_msg_of(l, even ? r : r - 1, 1, &m);
+    if (err)
+        return err;
+    if (even)
+        err = p2p_send(m.origin, m.count, m.type, r + 1, a);
+    else
+        err = p2p_recv(m.origin, m.count, m.type, r - 1, a);
+    agb_msg_free(&m);
+    return err;
+}
+
+/* ... and get back every block but their own: blocks r+1, ..., r-1. */
+static int rd_fold_out(const struct coll_args *a, const struct agb_layout *l)
+{
+    struct agb_msg m;
+    int r = a->rank, p = a->size, even = r % 2 == 0;
+    int err = agb_msg_of(l, even ? r + 1 : r, p - 1, &m);
+    if (err)
+        return err;
+    if (even)
+        err = p2p_recv(m.origin, m.count, m.type, r + 1, a);
+    else
+        err = p2p_send(m.origin, m.count, m.type, r - 1, a);
+    agb_msg_free(&m);
+    return err;
+}
+
+static int rd_double(const struct coll_args *a, const struct agb_layout *l, int vrank)
+{
+    int pof2 = pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    for (int mask = 1; mask < pof2 && !err; mask <<= 1) {
+        int vpeer = vrank ^ mask, slo, sn, rlo, rn;
+        agp_vgroup_range(vrank & ~(mask - 1), mask, a->size, &slo, &sn);
+        agp_vgroup_range(vpeer & ~(mask - 1), mask, a->size, &rlo, &rn);
+        int peer = pat_fold_real(vpeer, a->size);
+        err = agb_exchange(a, l, slo, sn, peer, rlo, rn, peer);
+    }
+    return err;
+}
+
+int agb_recursive_doubling(const struct coll_args *a)
+{
+    struct agb_layout l = agb_layout_of(a);
+    int p = a->size, rem = p - pat_pow2_floor(p), vrank = pat_fold_virtual(a->rank, p);
+    int err = agb_place_own(a, &l);
+    if (!err && a->rank < 2 * rem)
+        err = rd_fold_in(a, &l);
+    if (!err && vrank >= 0)
+        err = rd_double(a, &l, vrank);
+    if (!err && a->rank < 2 * rem)
+        err = rd_fold_out(a, &l);
+    return err;
+}
+
+/* ---- Bruck: rotated byte buffer, ceil(lg p) steps, one unpack ---- */
+
+/* Byte offsets off[0..p] of blocks r, r+1, ..., r-1 packed one after the
+ * other (this rank's counts and type: the byte sizes agree everywhere). */
+static size_t *bruck_offsets(const struct agb_layout *l, int r)
+{
+    size_t *off = malloc(((size_t)l->p + 1) * sizeof *off), tsize = (size_t)buf_type_size(l->type);
+    if (!off)
+        return NULL;
+    off[0] = 0;
+    for (int i = 0; i < l->p; i++)
+        off[i + 1] = off[i] + (size_t)agb_block_count(l, (r + i) % l->p) * tsize;
+    return off;
+}
+
+static int bruck_pack_own(const struct coll_args *a, const struct agb_layout *l, char *tmp,
+                          int nbytes)
+{
+    struct agb_msg m;
+    int pos = 0, err;
+    if (nbytes == 0)
+        return MPI_SUCCESS;
+    if (!a->in_place)
+        return PMPI_Pack(a->sendbuf, a->sendcount, a->sendtype, tmp, nbytes, &pos, MPI_COMM_SELF);
+    if ((err = agb_msg_of(l, a->rank, 1, &m)))
+        return err;
+    err = PMPI_Pack(m.origin, m.count, m.type, tmp, nbytes, &pos, MPI_COMM_SELF);
+    agb_msg_free(&m);
+    return err;
+}
+
+/* Step with distance d: send positions [0, n) to r - d, receive positions
+ * [d, d + n) from r + d, where n = min(d, p - d). */
+static int bruck_steps(const struct coll_args *a, char *tmp, const size_t *off)
+{
+    int p = a->size, r = a->rank, err = MPI_SUCCESS;
+    for (int d = 1; d < p && !err; d <<= 1) {
+        int n = d < p - d ? d : p - d;
+        err = p2p_sendrecv(tmp, (int)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
+                           (int)(off[d + n] - off[d]), MPI_BYTE, (r + d) % p, a);
+    }
+    return err;
+}
+
+static int bruck_unrotate(const struct coll_args *a, const struct agb_layout *l,
+                          const char *tmp, const size_t *off)
+{
+    struct agb_msg m;
+    int pos = 0, nbytes = (int)(off[l->p] - off[1]), err;
+    if (nbytes == 0)
+        return MPI_SUCCESS;
+    if ((err = agb_msg_of(l, a->rank + 1, l->p - 1, &m)))
+        return err;
+    err = PMPI_Unpack(tmp + off[1], nbytes, &pos, m.origin, m.count, m.type, MPI_COMM_SELF);
+    agb_msg_free(&m);
+    return err;
+}
+
+int agb_bruck(const struct coll_args *a)
+{
+    struct agb_layout l = agb_layout_of(a);
+    int err = agb_place_own(a, &l);
+    if (err || a->size == 1)
+        return err;
+    size_t *off = bruck_offsets(&l, a->rank);
+    char *tmp = off ? malloc(off[a->size] > 0 ? off[a->size] : 1) : NULL;
+    if (!tmp)
+        err = MPI_ERR_NO_MEM;
+    if (!err)
+        err = bruck_pack_own(a, &l, tmp, (int)off[1]);
+    if (!err)
+        err = bruck_steps(a, tmp, off);
+    if (!err)
+        err = bruck_unrotate(a, &l, tmp, off);
+    free(tmp);
+    free(off);
+    return err;
+}

@@ -1,0 +1,49 @@
+/* allgather_blocks.h - the allgather family on one block layout.
+ *
+ * allgather is allgatherv with equal counts and displacements r * count;
+ * the cores below run on that general layout (recvbuf, recvtype, one block
+ * per rank), so allgather_<alg> and allgatherv_<alg> share them. Every
+ * block travels with the receiving rank's own (count, recvtype), or as
+ * bytes between temporaries: only type signatures match between ranks. */
+#ifndef COLLSHIM_ALLGATHER_BLOCKS_H
+#define COLLSHIM_ALLGATHER_BLOCKS_H
+
+#include "../coll.h"
+
+/* The receive buffer of an allgather(v) as p blocks of type. */
+struct agb_layout {
+    void *buf;
+    MPI_Datatype type;
+    int p;
+    int count;                   /* elements per block when counts is NULL */
+    const int *counts, *displs;  /* allgatherv: per block, in type extents */
+};
+
+/* Blocks first, first+1, ..., first+n-1 (mod p) as one message: origin,
+ * count and type; a derived (indexed) type when the blocks are not
+ * adjacent in memory, to be released with agb_msg_free. */
+struct agb_msg {
+    void *origin;
+    int count;
+    MPI_Datatype type;
+    int owned;
+};
+
+/* The layout of a call (allgather or allgatherv). */
+struct agb_layout agb_layout_of(const struct coll_args *a);
+int agb_block_count(const struct agb_layout *l, int i);
+int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m);
+void agb_msg_free(struct agb_msg *m);
+
+/* Copy the caller's block into its place in recvbuf (nothing in place). */
+int agb_place_own(const struct coll_args *a, const struct agb_layout *l);
+/* Send blocks [sfirst, +sn) to dest and receive [rfirst, +rn) from src. */
+int agb_exchange(const struct coll_args *a, const struct agb_layout *l, int sfirst, int sn,
+                 int dest, int rfirst, int rn, int src);
+
+/* The cores; each starts with agb_place_own. */
+int agb_ring(const struct coll_args *a);
+int agb_recursive_doubling(const struct coll_args *a);
+int agb_bruck(const struct coll_args *a);
+
+#endif

@@ -1,0 +1,90 @@
+/* linear_root.c - the root's loop of linear gather(v)/scatter(v), with an
+ * optional bound on requests in flight (Waitany refills the window). */
+#include "linear_root.h"
+#include "buf.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+
+static int block_count(const struct lin_blocks *b, int i)
+{
+    return b->counts ? b->counts[i] : b->count;
+}
+
+static void *block_at(const struct lin_blocks *b, int i)
+{
+    MPI_Aint d = b->counts ? b->displs[i] : (MPI_Aint)i * b->count;
+    return buf_at(b->buf, d, b->type);
+}
+
+/* Next peer after *next (in rank order from root+1) with a non-empty block,
+ * or -1 when none is left. */
+static int next_peer(const struct coll_args *a, const struct lin_blocks *b, int *next)
+{
+    int tsize = buf_type_size(b->type);
+    while (*next < a->size - 1) {
+        int peer = (a->root + 1 + (*next)++) % a->size;
+        if ((long long)block_count(b, peer) * tsize > 0)
+            return peer;
+    }
+    return -1;
+}
+
+static int post(const struct coll_args *a, const struct lin_blocks *b, int sending, int peer,
+                MPI_Request *req)
+{
+    if (sending)
+        return p2p_isend(block_at(b, peer), block_count(b, peer), b->type, peer, a, req);
+    return p2p_irecv(block_at(b, peer), block_count(b, peer), b->type, peer, a, req);
+}
+
+/* Keep up to window requests in flight until every peer is served. */
+static int root_loop(const struct coll_args *a, const struct lin_blocks *b, int sending,
+                     int window)
+{
+    int next = 0, peer, err = MPI_SUCCESS, n = 0;
+    if (window <= 0 || window > a->size - 1)
+        window = a->size - 1;
+    MPI_Request *reqs = malloc((size_t)(window > 0 ? window : 1) * sizeof *reqs);
+    if (!reqs)
+        return MPI_ERR_NO_MEM;
+    while (!err && n < window && (peer = next_peer(a, b, &next)) >= 0)
+        err = post(a, b, sending, peer, &reqs[n++]);
+    while (!err) {
+        int idx;
+        if ((err = PMPI_Waitany(n, reqs, &idx, MPI_STATUS_IGNORE)) || idx == MPI_UNDEFINED)
+            break;
+        if ((peer = next_peer(a, b, &next)) >= 0)
+            err = post(a, b, sending, peer, &reqs[idx]);
+    }
+    free(reqs);
+    return err;
+}
+
+int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window)
+{
+    int err = MPI_SUCCESS;
+    if (a->rank != a->root) {
+        if ((long long)a->sendcount * buf_type_size(a->sendtype) == 0)
+            return MPI_SUCCESS;
+        return p2p_send(a->sendbuf, a->sendcount, a->sendtype, a->root, a);
+    }
+    if (!a->in_place)
+        err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, block_at(b, a->root),
+                       block_count(b, a->root), b->type);
+    return err ? err : root_loop(a, b, 0, window);
+}
+
+int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int window)
+{
+    int err = MPI_SUCCESS;
+    if (a->rank != a->root) {
+        if ((long long)a->recvcount * buf_type_size(a->recvtype) == 0)
+            return MPI_SUCCESS;
+        return p2p_recv(a->recvbuf, a->recvcount, a->recvtype, a->root, a);
+    }
+    if (!a->in_place)
+        err = buf_copy(block_at(b, a->root), block_count(b, a->root), b->type, a->recvbuf,
+                       a->recvcount, a->recvtype);
+    return err ? err : root_loop(a, b, 1, window);
+}

@@ -1,0 +1,28 @@
+/* linear_root.h - linear gather(v) and scatter(v): the root receives (or
+ * sends) one message per other rank, straight into (or from) the user's
+ * buffer, with at most `window` requests in flight. Shared by
+ * gather_linear, gatherv_linear(_throttled), scatter_linear and
+ * scatterv_linear(_throttled). */
+#ifndef COLLSHIM_LINEAR_ROOT_H
+#define COLLSHIM_LINEAR_ROOT_H
+
+#include "../coll.h"
+
+/* Default bound on requests in flight of the throttled variants. */
+#define LIN_DEFAULT_OUTSTANDING 8
+
+/* The root's buffer as p blocks: recvbuf/recvtype of gather(v),
+ * sendbuf/sendtype of scatter(v). */
+struct lin_blocks {
+    void *buf;
+    MPI_Datatype type;
+    int count;                  /* elements per block when counts is NULL */
+    const int *counts, *displs; /* v-variants: per rank, in type extents */
+};
+
+/* The whole collective. window <= 0 or >= p-1: every request at once.
+ * Ranks skip empty blocks on both sides (their byte sizes agree). */
+int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window);
+int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int window);
+
+#endif

@@ -1,0 +1,44 @@
+/* tree_bytes.h - binomial gather and scatter trees that move bytes.
+ *
+ * Inner nodes of a gather or scatter tree forward other ranks' blocks,
+ * whose type maps may differ from their own: the tree moves packed bytes
+ * (MPI_BYTE) between ranks, each rank packs or unpacks only its own block
+ * with its own (count, type), and the root converts between its user
+ * buffer and a byte array in relative order (block i = rank root+i).
+ * Shared by gather_binomial and scatter_binomial. */
+#ifndef COLLSHIM_TREE_BYTES_H
+#define COLLSHIM_TREE_BYTES_H
+
+#include "../coll.h"
+#include "pattern.h"
+
+/* Relative ranks in the binomial subtree of rel: [rel, rel + size). */
+static inline int tb_subtree(int rel, int p)
+{
+    int m = pat_binomial_mask(rel, p);
+    return m < p - rel ? m : p - rel;
+}
+
+/* Bytes of the data of count elements of type. */
+size_t tb_bytes(int count, MPI_Datatype type);
+/* Where the data of count elements of type at buf starts when it has no
+ * gaps (so bytes can go straight there), else NULL. */
+char *tb_contiguous(const void *buf, int count, MPI_Datatype type);
+
+int tb_pack(const void *buf, int count, MPI_Datatype type, char *bytes, size_t nbytes);
+int tb_unpack(const char *bytes, size_t nbytes, void *buf, int count, MPI_Datatype type);
+/* Relative blocks [lo, hi) between the root's user buffer (p blocks of
+ * count elements of type, in rank order) and the relative byte array
+ * (blocks of blk bytes): at most two pack/unpack calls. */
+int tb_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
+                    const struct coll_args *a, char *bytes, size_t blk);
+int tb_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
+                      const struct coll_args *a, void *buf, int count, MPI_Datatype type);
+
+/* Post a receive (gather) or send (scatter) of each child's subtree of
+ * the binomial tree rooted at a->root, at stage + (child - rel) * blk;
+ * reqs needs room for 32. */
+int tb_post_children(const struct coll_args *a, int rel, char *stage, size_t blk, int sending,
+                     MPI_Request *reqs, int *n);
+
+#endif

@@ -1,0 +1,18 @@
+/* gatherv_linear.c - linear gatherv.
+ *
+ * Every rank with a non-empty block sends it to the root, which posts one
+ * receive per such rank, straight into recvbuf at rdispls[i] with
+ * recvcounts[i] of its recvtype, and waits for all of them. Empty blocks
+ * send nothing (both sides know the byte count). Any p, any order of
+ * displacements; unused parts of recvbuf are never touched.
+ *
+ * Cost = (p-1) alpha + n beta (n = all blocks' bytes; latencies overlap)
+ * The usual choice: no rank can know the total, and a tree would have to
+ * pack uneven subtrees. The core is lin_gather (common/linear_root.c). */
+#include "../common/linear_root.h"
+
+int gatherv_linear(const struct coll_args *a)
+{
+    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls};
+    return lin_gather(a, &b, 0);
+}

@@ -1,0 +1,22 @@
+/* scatter_linear.c - linear (flat tree) scatter.
+ *
+ * The root posts one send per other rank, straight from sendbuf with its
+ * own (sendcount, sendtype), and waits for all; every other rank receives
+ * its block into recvbuf:
+ *
+ *          /--> 1
+ *   root -----> 2    (in place at the root: its block stays in sendbuf)
+ *          \--> 3
+ *
+ * No forwarding, no packing, no temporaries. Any p.
+ *
+ * Cost = (p-1) alpha + ((p-1)/p) n beta
+ * Wins for large n and small p, where the binomial tree only adds copies.
+ * The core is lin_scatter (common/linear_root.c). */
+#include "../common/linear_root.h"
+
+int scatter_linear(const struct coll_args *a)
+{
+    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, a->sendcount, NULL, NULL};
+    return lin_scatter(a, &b, 0);
+}

@@ -1,0 +1,17 @@
+/* scatterv_linear.c - linear scatterv.
+ *
+ * The root posts one send per rank with a non-empty block, straight from
+ * sendbuf at displs[i] with sendcounts[i] of its sendtype, and waits for
+ * all; each such rank receives into recvbuf. Empty blocks send nothing.
+ * Any p, any order of displacements.
+ *
+ * Cost = (p-1) alpha + n beta (n = all blocks' bytes; latencies overlap)
+ * The usual choice: no rank can know the total, and a tree would have to
+ * pack uneven subtrees. The core is lin_scatter (common/linear_root.c). */
+#include "../common/linear_root.h"
+
+int scatterv_linear(const struct coll_args *a)
+{
+    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls};
+    return lin_scatter(a, &b, 0);
+}
