@@ -186,7 +186,9 @@ uint64_t key_bytes(const struct coll_args *a)
                     : (uint64_t)a->recvcount * (uint64_t)buf_type_size(a->recvtype) * p;
     case COLL_allgather: case COLL_alltoall:
         return (uint64_t)a->recvcount * (uint64_t)buf_type_size(a->recvtype) * p;
-    default: /* barrier, and the v/w variants: no rank knows the total */
+    case COLL_allgatherv: /* every rank has every count */
+        return sum_counts(a->recvcounts, a->size) * (uint64_t)buf_type_size(a->recvtype);
+    default: /* barrier, gatherv, scatterv, alltoallv, alltoallw: no rank knows the total */
         return 0;
     }
 }
