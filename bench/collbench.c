@@ -1,0 +1,305 @@
+/* collbench.c - A/B benchmark of collshim's algorithms against the MPI
+ * library's own collectives, in one launch (doc/collbench.md).
+ *
+ *   mpirun -np 8 collbench -c allreduce,reduce_scatter -n 2,3,4,8 -o out.csv
+ *
+ * For each collective, communicator size and power-of-two message size,
+ * every arm (vendor, auto, each native algorithm, parameter sweeps) is
+ * checked against the vendor's result and timed in interleaved, shuffled
+ * rounds (bench/timing.h); rank 0 prints a table with the alpha-beta-gamma
+ * lower bound of the machine (bench/bound.h) and writes every statistic to
+ * the CSV. The machinery lives in the other bench/ files so colltune can
+ * share it; this
+ * file is only the command line. */
+#include "bound.h"
+#include "collops.h"
+#include "output.h"
+#include "provenance.h"
+#include "timing.h"
+#include "util.h"
+#include "collshim.h"
+#include "../algorithms/coll.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int print_errors; /* rank 0 says what is wrong with the options */
+
+struct options {
+    int colls[COLLOP_COUNT], ncolls;
+    const char *arms, *exclude, *csv;
+    long long lo, hi;
+    int nps[64], nnps;
+    int root, quiet;
+    MPI_Datatype type;
+    struct bench_opts bench;
+};
+
+static const char usage[] =
+    "usage: collbench [options]\n"
+    "  -c, --coll LIST      collectives, comma-separated, or all (default allreduce)\n"
+    "  -a, --arms LIST      arms: all (default), native, vendor, auto, NAME,\n"
+    "                       NAME:seg=16k/64k[:outstanding=2/4] (one arm per value)\n"
+    "  -x, --exclude LIST   arms or algorithms to leave out\n"
+    "  -m, --sizes LO:HI    power-of-two sizes in bytes, k/m/g suffixes (default 1:1m)\n"
+    "  -n, --np LIST        communicator sizes: the first N ranks of the job, comma-\n"
+    "                       separated, or all (2..job size); default the job's size\n"
+    "  -T, --type NAME      element type of reductions: float (default), double, int\n"
+    "  -r, --root N         root of rooted collectives (default 0)\n"
+    "  -i, --iters MIN:MAX  timed calls per arm and size (default 20:1000)\n"
+    "  -t, --time SEC       seconds of timed calls per arm and size that pick the\n"
+    "                       count within MIN:MAX (default 0.02)\n"
+    "  -w, --warmup N       warm-up rounds (default 3)\n"
+    "  -s, --seed N         seed of the shuffled order (default 24301)\n"
+    "  -o, --csv PATH       write every arm and statistic as CSV\n"
+    "  -q, --quiet          no table on stdout\n"
+    "  -h, --help\n"
+    "Sizes follow the OSU micro-benchmarks (doc/collbench.md).\n";
+
+static int parse_colls(struct options *o, const char *list)
+{
+    o->ncolls = 0;
+    if (!strcmp(list, "all")) {
+        for (int c = 0; c < COLLOP_COUNT; c++)
+            o->colls[o->ncolls++] = c;
+        return 0;
+    }
+    char *copy = strdup(list), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int c = collop_from_name(t);
+        if (c < 0 || o->ncolls == COLLOP_COUNT) {
+            if (print_errors)
+                fprintf(stderr, "collbench: unknown collective \"%s\"\n", t);
+            free(copy);
+            return -1;
+        }
+        o->colls[o->ncolls++] = c;
+    }
+    free(copy);
+    return o->ncolls ? 0 : -1;
+}
+
+static int parse_nps(struct options *o, const char *list, int world)
+{
+    o->nnps = 0;
+    if (!strcmp(list, "all")) {
+        for (int n = world > 1 ? 2 : 1; n <= world && o->nnps < 64; n++)
+            o->nps[o->nnps++] = n;
+        return 0;
+    }
+    char *copy = strdup(list), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t && o->nnps < 64; t = strtok_r(NULL, ",", &save)) {
+        int n = atoi(t);
+        if (n < 1 || n > world) {
+            if (print_errors)
+                fprintf(stderr, "collbench: np %s is not within 1..%d (the job's size)\n", t, world);
+            free(copy);
+            return -1;
+        }
+        o->nps[o->nnps++] = n;
+    }
+    free(copy);
+    return o->nnps ? 0 : -1;
+}
+
+static int parse_range(const char *s, long long *lo, long long *hi)
+{
+    char buf[64];
+    const char *colon = strchr(s, ':');
+    if (!colon || (size_t)(colon - s) >= sizeof buf)
+        return -1;
+    memcpy(buf, s, (size_t)(colon - s));
+    buf[colon - s] = '\0';
+    *lo = bench_parse_bytes(buf);
+    *hi = bench_parse_bytes(colon + 1);
+    return *lo < 0 || *hi < *lo ? -1 : 0;
+}
+
+static int parse_type(const char *s, MPI_Datatype *t)
+{
+    *t = !strcmp(s, "float") ? MPI_FLOAT : !strcmp(s, "double") ? MPI_DOUBLE
+           : !strcmp(s, "int") ? MPI_INT : MPI_DATATYPE_NULL;
+    return *t == MPI_DATATYPE_NULL ? -1 : 0;
+}
+
+static int parse_options(struct options *o, int argc, char **argv, int world)
+{
+    static const struct option longs[] = {
+        {"coll", 1, 0, 'c'}, {"arms", 1, 0, 'a'}, {"exclude", 1, 0, 'x'},
+        {"sizes", 1, 0, 'm'}, {"np", 1, 0, 'n'}, {"type", 1, 0, 'T'},
+        {"root", 1, 0, 'r'}, {"iters", 1, 0, 'i'}, {"time", 1, 0, 't'},
+        {"warmup", 1, 0, 'w'}, {"seed", 1, 0, 's'}, {"csv", 1, 0, 'o'},
+        {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    long long a, b;
+    int ch, bad = 0;
+    memset(o, 0, sizeof *o);
+    bench_opts_default(&o->bench);
+    o->bench.seed = 24301;
+    o->lo = 1, o->hi = 1 << 20;
+    o->type = MPI_FLOAT;
+    o->nps[o->nnps++] = world;
+    o->colls[o->ncolls++] = collop_from_name("allreduce");
+    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:s:o:qh", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'c': bad = parse_colls(o, optarg); break;
+        case 'a': o->arms = optarg; break;
+        case 'x': o->exclude = optarg; break;
+        case 'm': bad = parse_range(optarg, &o->lo, &o->hi); break;
+        case 'n': bad = parse_nps(o, optarg, world); break;
+        case 'T': bad = parse_type(optarg, &o->type); break;
+        case 'r': o->root = atoi(optarg); break;
+        case 'i':
+            bad = sscanf(optarg, "%lld:%lld", &a, &b) != 2 || a < 1 || b < a;
+            o->bench.min_reps = (int)a, o->bench.max_reps = (int)b;
+            break;
+        case 't': o->bench.budget = atof(optarg); break;
+        case 'w': o->bench.warmup = atoi(optarg); break;
+        case 's': o->bench.seed = strtoull(optarg, NULL, 0); break;
+        case 'o': o->csv = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case 'h': return 1;
+        default: bad = 1; break;
+        }
+    }
+    if (optind < argc)
+        bad = 1;
+    o->bench.auto_rules = getenv("COLLSHIM_TUNE");
+    return bad ? -1 : 0;
+}
+
+/* Everything one rank needs to run the blocks. */
+struct run {
+    struct options *o;
+    struct bound_model model;
+    struct bench_arm *arms[COLLOP_COUNT];
+    int narms[COLLOP_COUNT];
+    FILE *table, *csv; /* rank 0 of the job only; NULL elsewhere */
+};
+
+static void run_size(struct run *r, int coll, MPI_Comm comm, size_t size,
+                     struct arm_result *res, struct table_notes *notes)
+{
+    struct collop c;
+    int np, err;
+    MPI_Comm_size(comm, &np);
+    err = collop_setup(&c, coll, comm, size, r->o->type, r->o->root % np);
+    if (err == 0)
+        err = bench_measure(&c, r->arms[coll], r->narms[coll], &r->o->bench, res);
+    if (err == 0) {
+        double bound = bound_time(coll, np, (double)c.full_bytes, &r->model);
+        if (r->table)
+            out_table_row(r->table, &c, r->arms[coll], r->narms[coll], res, bound, notes);
+        if (r->csv)
+            out_csv_rows(r->csv, &c, r->arms[coll], r->narms[coll], res, bound);
+    } else if (err != 1 && r->table) {
+        fprintf(r->table, "# %s np=%d size=%zu: the vendor's reference call failed (%d)\n",
+                collop_name(coll), np, size, err);
+    }
+    collop_free(&c);
+}
+
+/* One collective on one communicator: every size. */
+static void run_block(struct run *r, int coll, MPI_Comm comm)
+{
+    int np, narms = r->narms[coll];
+    struct table_notes notes;
+    struct arm_result *res = calloc((size_t)narms + 1, sizeof *res);
+    MPI_Comm_size(comm, &np);
+    if (r->table)
+        out_table_begin(r->table, collop_name(coll), np, &r->model, &notes, narms);
+    if (coll == COLL_barrier)
+        run_size(r, coll, comm, 0, res, &notes);
+    else
+        for (long long s = r->o->lo > 0 ? r->o->lo : 1; s <= r->o->hi; s *= 2)
+            run_size(r, coll, comm, (size_t)s, res, &notes);
+    if (r->table)
+        out_table_end(r->table, r->arms[coll], &notes);
+    free(res);
+}
+
+static int parse_all_arms(struct run *r, int rank)
+{
+    char err[512];
+    for (int i = 0; i < r->o->ncolls; i++) {
+        int c = r->o->colls[i];
+        if (bench_arms_parse(collop_name(c), r->o->arms, r->o->exclude, &r->arms[c],
+                             &r->narms[c], err, sizeof err)) {
+            if (rank == 0)
+                fprintf(stderr, "collbench: %s\n", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void open_outputs(struct run *r, int rank, int argc, char **argv)
+{
+    char *prov = bench_provenance(MPI_COMM_WORLD, "collbench", argc, argv);
+    if (rank != 0)
+        return;
+    r->table = r->o->quiet ? NULL : stdout;
+    if (r->o->csv && !(r->csv = fopen(r->o->csv, "w")))
+        perror(r->o->csv);
+    FILE *outs[2] = {r->table, r->csv};
+    for (int i = 0; i < 2; i++) {
+        if (!outs[i])
+            continue;
+        fputs(prov ? prov : "", outs[i]);
+        out_model(outs[i], &r->model);
+    }
+    if (r->csv)
+        out_csv_header(r->csv);
+    free(prov);
+}
+
+static void run_all(struct run *r, int rank)
+{
+    for (int k = 0; k < r->o->nnps; k++) {
+        int np = r->o->nps[k];
+        MPI_Comm sub = MPI_COMM_NULL;
+        MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &sub);
+        if (sub != MPI_COMM_NULL) {
+            MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN);
+            for (int i = 0; i < r->o->ncolls; i++)
+                run_block(r, r->o->colls[i], sub);
+            MPI_Comm_free(&sub);
+        }
+        bench_quiet_barrier(MPI_COMM_WORLD);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    struct run r = {.o = &o};
+    int rank, world, rc;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    print_errors = rank == 0;
+    rc = parse_options(&o, argc, argv, world);
+    if (rc == 0)
+        rc = parse_all_arms(&r, rank);
+    if (rc != 0) {
+        if (rank == 0)
+            fputs(usage, rc > 0 ? stdout : stderr);
+        MPI_Finalize();
+        return rc > 0 ? 0 : 2;
+    }
+    if (o.root < 0)
+        o.root = 0;
+    if (o.bench.warmup < 1)
+        o.bench.warmup = 1;
+    bound_measure(MPI_COMM_WORLD, o.type, &r.model);
+    open_outputs(&r, rank, argc, argv);
+    run_all(&r, rank);
+    if (r.csv)
+        fclose(r.csv);
+    for (int c = 0; c < COLLOP_COUNT; c++)
+        free(r.arms[c]);
+    MPI_Finalize();
+    return 0;
+}

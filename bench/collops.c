@@ -1,0 +1,270 @@
+/* collops.c - buffers, calls and checks of the 17 collectives for the
+ * benchmarks (collops.h). */
+#include "collops.h"
+#include "collshim.h"
+#include "../algorithms/coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[] = {
+#define COLLOP_NAME(name) #name,
+    COLLSHIM_COLLECTIVES(COLLOP_NAME)
+#undef COLLOP_NAME
+};
+_Static_assert(sizeof names / sizeof names[0] == COLLOP_COUNT, "17 collectives");
+
+int collop_from_name(const char *name)
+{
+    for (int c = 0; name && c < COLLOP_COUNT; c++)
+        if (!strcmp(names[c], name))
+            return c;
+    return -1;
+}
+
+const char *collop_name(int coll)
+{
+    return coll >= 0 && coll < COLLOP_COUNT ? names[coll] : "?";
+}
+
+int collop_has_op(int coll)
+{
+    return coll == COLL_reduce || coll == COLL_allreduce || coll == COLL_reduce_scatter ||
+           coll == COLL_reduce_scatter_block || coll == COLL_scan || coll == COLL_exscan;
+}
+
+int collop_uses_elements(int coll) { return collop_has_op(coll); }
+
+static int is_rooted(int coll)
+{
+    return coll == COLL_bcast || coll == COLL_gather || coll == COLL_gatherv ||
+           coll == COLL_scatter || coll == COLL_scatterv || coll == COLL_reduce;
+}
+
+static int has_vectors(int coll)
+{
+    return coll == COLL_gatherv || coll == COLL_scatterv || coll == COLL_allgatherv ||
+           coll == COLL_alltoallv || coll == COLL_alltoallw || coll == COLL_reduce_scatter;
+}
+
+/* Buffer lengths and byte counts of a block collective: `b` elements
+ * per block, p blocks at the side that holds all of them. */
+static void size_blocks(struct collop *c, size_t b)
+{
+    size_t p = (size_t)c->size, blk = b * (size_t)c->elem, all = p * blk;
+    int root = c->rank == c->root;
+    c->count = (int)b;
+    c->key_bytes = c->full_bytes = all;
+    switch (c->coll) {
+    case COLL_gather: case COLL_gatherv:
+        c->sendlen = blk, c->recvlen = root ? all : 0;
+        break;
+    case COLL_scatter: case COLL_scatterv:
+        c->sendlen = root ? all : 0, c->recvlen = blk;
+        break;
+    case COLL_allgather: case COLL_allgatherv:
+        c->sendlen = blk, c->recvlen = all;
+        break;
+    default: /* alltoall(v,w): b to each rank, p*b per rank in all */
+        c->sendlen = c->recvlen = all;
+        break;
+    }
+    if (has_vectors(c->coll))
+        c->key_bytes = 0; /* no rank knows the total: the shim keys 0 */
+}
+
+/* Sizes of a vector collective of n elements. */
+static void size_vector(struct collop *c, size_t n)
+{
+    size_t bytes = n * (size_t)c->elem;
+    c->count = (int)n;
+    c->key_bytes = c->full_bytes = bytes;
+    c->sendlen = c->coll == COLL_bcast ? 0 : bytes;
+    c->recvlen = c->coll == COLL_reduce && c->rank != c->root ? 0 : bytes;
+}
+
+static void size_reduce_scatter(struct collop *c, size_t n)
+{
+    size_t p = (size_t)c->size;
+    for (size_t i = 0; i < p; i++)
+        c->counts[i] = (int)(n / p + (i < n % p));
+    c->count = (int)n;
+    c->key_bytes = c->full_bytes = n * (size_t)c->elem;
+    c->sendlen = n * (size_t)c->elem;
+    c->recvlen = (size_t)c->counts[c->rank] * (size_t)c->elem;
+}
+
+/* The per-rank counts, element displacements (byte displacements for
+ * alltoallw) and types of the v/w variants: uniform blocks. */
+static void fill_vectors(struct collop *c)
+{
+    for (int i = 0; i < c->size; i++) {
+        c->counts[i] = c->count;
+        c->displs[i] = i * c->count * (c->coll == COLL_alltoallw ? c->elem : 1);
+        c->types[i] = c->type;
+    }
+}
+
+static int alloc_buffers(struct collop *c)
+{
+    size_t p = (size_t)c->size;
+    c->counts = calloc(p, sizeof *c->counts);
+    c->displs = calloc(p, sizeof *c->displs);
+    c->types = calloc(p, sizeof *c->types);
+    return c->counts && c->displs && c->types ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+static int alloc_data(struct collop *c)
+{
+    c->sendbuf = malloc(c->sendlen ? c->sendlen : 1);
+    c->recvbuf = malloc(c->recvlen ? c->recvlen : 1);
+    c->refbuf = malloc(c->recvlen ? c->recvlen : 1);
+    return c->sendbuf && c->recvbuf && c->refbuf ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* Elements of the case, or 0 when the size cannot be expressed. */
+static size_t case_elements(const struct collop *c, size_t size)
+{
+    size_t n = size / (size_t)c->elem;
+    if (c->coll == COLL_reduce_scatter_block)
+        return n / (size_t)c->size;
+    return n;
+}
+
+int collop_setup(struct collop *c, int coll, MPI_Comm comm, size_t size,
+                 MPI_Datatype type, int root)
+{
+    int err, tsize = 1;
+    memset(c, 0, sizeof *c);
+    c->coll = coll;
+    c->comm = comm;
+    c->root = is_rooted(coll) ? root : 0;
+    c->size_bytes = size;
+    c->type = collop_has_op(coll) ? type : MPI_CHAR;
+    c->op = collop_has_op(coll) ? MPI_SUM : MPI_OP_NULL;
+    MPI_Comm_rank(comm, &c->rank);
+    MPI_Comm_size(comm, &c->size);
+    MPI_Type_size(c->type, &tsize);
+    c->elem = tsize;
+    if ((err = alloc_buffers(c)))
+        return err;
+    size_t n = case_elements(c, size);
+    if (coll != COLL_barrier && n == 0)
+        return 1;
+    if (coll == COLL_barrier)
+        c->size_bytes = 0;
+    else if (coll == COLL_bcast || coll == COLL_reduce || coll == COLL_allreduce ||
+             coll == COLL_scan || coll == COLL_exscan)
+        size_vector(c, n);
+    else if (coll == COLL_reduce_scatter)
+        size_reduce_scatter(c, n);
+    else if (coll == COLL_reduce_scatter_block) {
+        size_blocks(c, n);
+        c->sendlen = c->full_bytes, c->recvlen = n * (size_t)c->elem;
+    } else {
+        size_blocks(c, n);
+        fill_vectors(c);
+    }
+    return alloc_data(c);
+}
+
+void collop_free(struct collop *c)
+{
+    free(c->counts);
+    free(c->displs);
+    free(c->types);
+    free(c->sendbuf);
+    free(c->recvbuf);
+    free(c->refbuf);
+    memset(c, 0, sizeof *c);
+}
+
+/* Small integers in every element type: sums of a few thousand of them are
+ * exact in float, so every algorithm's result is bitwise the vendor's. */
+static void fill_pattern(void *buf, size_t len, MPI_Datatype type, int rank)
+{
+    int tsize = 1;
+    MPI_Type_size(type, &tsize);
+    for (size_t i = 0; i < len / (size_t)tsize; i++) {
+        int v = (int)((rank * 37 + i * 11) % 61);
+        if (type == MPI_FLOAT)
+            ((float *)buf)[i] = (float)v;
+        else if (type == MPI_DOUBLE)
+            ((double *)buf)[i] = (double)v;
+        else if (type == MPI_INT)
+            ((int *)buf)[i] = v;
+        else if (tsize == 1)
+            ((unsigned char *)buf)[i] = (unsigned char)(v + 1);
+        else
+            memset((char *)buf + i * (size_t)tsize, v + 1, (size_t)tsize);
+    }
+}
+
+void collop_prepare(struct collop *c)
+{
+    fill_pattern(c->sendbuf, c->sendlen, c->type, c->rank);
+    if (c->coll == COLL_bcast && c->rank == c->root)
+        fill_pattern(c->recvbuf, c->recvlen, c->type, c->rank);
+    else
+        memset(c->recvbuf, 0xa5, c->recvlen);
+}
+
+int collop_call(const struct collop *c)
+{
+    const void *s = c->sendbuf;
+    void *r = c->recvbuf;
+    MPI_Datatype t = c->type;
+    int n = c->count;
+    switch (c->coll) {
+    case COLL_barrier: return MPI_Barrier(c->comm);
+    case COLL_bcast: return MPI_Bcast(r, n, t, c->root, c->comm);
+    case COLL_gather: return MPI_Gather(s, n, t, r, n, t, c->root, c->comm);
+    case COLL_gatherv:
+        return MPI_Gatherv(s, n, t, r, c->counts, c->displs, t, c->root, c->comm);
+    case COLL_scatter: return MPI_Scatter(s, n, t, r, n, t, c->root, c->comm);
+    case COLL_scatterv:
+        return MPI_Scatterv(s, c->counts, c->displs, t, r, n, t, c->root, c->comm);
+    case COLL_allgather: return MPI_Allgather(s, n, t, r, n, t, c->comm);
+    case COLL_allgatherv:
+        return MPI_Allgatherv(s, n, t, r, c->counts, c->displs, t, c->comm);
+    case COLL_alltoall: return MPI_Alltoall(s, n, t, r, n, t, c->comm);
+    case COLL_alltoallv:
+        return MPI_Alltoallv(s, c->counts, c->displs, t, r, c->counts, c->displs, t, c->comm);
+    case COLL_alltoallw:
+        return MPI_Alltoallw(s, c->counts, c->displs, c->types, r, c->counts, c->displs,
+                             c->types, c->comm);
+    case COLL_reduce: return MPI_Reduce(s, r, n, t, c->op, c->root, c->comm);
+    case COLL_allreduce: return MPI_Allreduce(s, r, n, t, c->op, c->comm);
+    case COLL_reduce_scatter: return MPI_Reduce_scatter(s, r, c->counts, t, c->op, c->comm);
+    case COLL_reduce_scatter_block: return MPI_Reduce_scatter_block(s, r, n, t, c->op, c->comm);
+    case COLL_scan: return MPI_Scan(s, r, n, t, c->op, c->comm);
+    case COLL_exscan: return MPI_Exscan(s, r, n, t, c->op, c->comm);
+    default: return MPI_ERR_ARG;
+    }
+}
+
+int collop_reference(struct collop *c)
+{
+    int err;
+    collop_prepare(c);
+    collshim_bypass(1);
+    err = collop_call(c);
+    collshim_bypass(0);
+    memcpy(c->refbuf, c->recvbuf, c->recvlen);
+    return err;
+}
+
+/* Whether this rank's output is defined by the standard. */
+static int output_significant(const struct collop *c)
+{
+    switch (c->coll) {
+    case COLL_gather: case COLL_gatherv: case COLL_reduce: return c->rank == c->root;
+    case COLL_exscan: return c->rank != 0;
+    default: return 1;
+    }
+}
+
+int collop_matches(const struct collop *c)
+{
+    return !output_significant(c) || !memcmp(c->recvbuf, c->refbuf, c->recvlen);
+}

@@ -1,0 +1,173 @@
+/* output.c - the table and the CSV (output.h). */
+#include "output.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kind_name(enum arm_kind k)
+{
+    return k == ARM_VENDOR ? "vendor" : k == ARM_AUTO ? "auto" : "native";
+}
+
+static const char *status_name(enum arm_status s)
+{
+    return s == ARM_OK ? "ok" : s == ARM_NA ? "n/a" : "FAILED";
+}
+
+void out_model(FILE *f, const struct bound_model *m)
+{
+    fprintf(f, "# model: alpha %.3f us, beta %.4f ns/byte (%.1f MB/s), gamma %.4f ns/byte "
+               "(%.1f MB/s)\n",
+            m->alpha * 1e6, m->beta * 1e9, m->beta > 0 ? 1e-6 / m->beta : 0, m->gamma * 1e9,
+            m->gamma > 0 ? 1e-6 / m->gamma : 0);
+}
+
+void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model *m,
+                     struct table_notes *notes, int narms)
+{
+    int c = collop_from_name(coll);
+    memset(notes, 0, sizeof *notes);
+    notes->narms = narms;
+    notes->na = calloc((size_t)narms, sizeof *notes->na);
+    notes->failed = calloc((size_t)narms, sizeof *notes->failed);
+    notes->failed_sizes = calloc((size_t)narms, sizeof *notes->failed_sizes);
+    notes->why = calloc((size_t)narms, sizeof *notes->why);
+    (void)m;
+    fprintf(f, "\n# %s np=%d: median time (us) of the slowest rank per call; xV = time/vendor, "
+               "xB = time/bound\n# bound = %s\n",
+            coll, np, bound_formula(c));
+    fprintf(f, "%8s %10s %10s %6s  %-24s %10s %6s %6s  %-28s %10s %6s\n", "size", "bound",
+            "vendor", "xB", "best native", "time", "xV", "xB", "auto -> algorithm", "time",
+            "xV");
+}
+
+static const struct arm_result *find_kind(const struct bench_arm *arms, int narms,
+                                          const struct arm_result *res, enum arm_kind k)
+{
+    for (int i = 0; i < narms; i++)
+        if (arms[i].kind == k && res[i].status == ARM_OK)
+            return &res[i];
+    return NULL;
+}
+
+static int best_native(const struct bench_arm *arms, int narms, const struct arm_result *res)
+{
+    int best = -1;
+    for (int i = 0; i < narms; i++)
+        if (arms[i].kind == ARM_NATIVE && res[i].status == ARM_OK &&
+            (best < 0 || res[i].median < res[best].median))
+            best = i;
+    return best;
+}
+
+static void ratio(char *buf, size_t len, double t, double ref)
+{
+    if (ref > 0 && t > 0)
+        snprintf(buf, len, "%.2f", t / ref);
+    else
+        snprintf(buf, len, "-");
+}
+
+static void note_arm(struct table_notes *n, int i, const struct arm_result *r, const char *size)
+{
+    if (r->status == ARM_OK)
+        return;
+    if (!n->why[i])
+        n->why[i] = strdup(r->why);
+    if (r->status == ARM_NA) {
+        n->na[i]++;
+        return;
+    }
+    n->failed[i]++;
+    size_t old = n->failed_sizes[i] ? strlen(n->failed_sizes[i]) : 0;
+    char *grown = realloc(n->failed_sizes[i], old + strlen(size) + 2);
+    if (grown) {
+        snprintf(grown + old, strlen(size) + 2, "%s%s", old ? " " : "", size);
+        n->failed_sizes[i] = grown;
+    }
+}
+
+void out_table_row(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
+                   const struct arm_result *res, double bound, struct table_notes *notes)
+{
+    char size[32], vb[16], bv[16], bb[16], av[16], autolab[64] = "-", bt[16] = "-",
+        at[16] = "-", vt[16] = "-";
+    const struct arm_result *v = find_kind(arms, narms, res, ARM_VENDOR);
+    const struct arm_result *a = find_kind(arms, narms, res, ARM_AUTO);
+    int b = best_native(arms, narms, res);
+    bench_format_bytes(c->size_bytes, size, sizeof size);
+    double vmed = v ? v->median : 0, bmed = b >= 0 ? res[b].median : 0;
+    if (v)
+        snprintf(vt, sizeof vt, "%.2f", vmed * 1e6);
+    if (b >= 0)
+        snprintf(bt, sizeof bt, "%.2f", bmed * 1e6);
+    if (a) {
+        snprintf(autolab, sizeof autolab, "%s", a->ran);
+        snprintf(at, sizeof at, "%.2f", a->median * 1e6);
+    }
+    ratio(vb, sizeof vb, vmed, bound);
+    ratio(bv, sizeof bv, bmed, vmed);
+    ratio(bb, sizeof bb, bmed, bound);
+    ratio(av, sizeof av, a ? a->median : 0, vmed);
+    fprintf(f, "%8s %10.2f %10s %6s  %-24s %10s %6s %6s  %-28s %10s %6s\n", size, bound * 1e6,
+            vt, vb, b >= 0 ? arms[b].label : "-", bt, bv, bb, autolab, at, av);
+    for (int i = 0; i < narms; i++)
+        note_arm(notes, i, &res[i], size);
+    fflush(f);
+}
+
+void out_table_end(FILE *f, const struct bench_arm *arms, struct table_notes *n)
+{
+    for (int i = 0; i < n->narms; i++) {
+        if (n->na[i])
+            fprintf(f, "# not timed: %s N/A at %d size%s: %s\n", arms[i].label, n->na[i],
+                    n->na[i] == 1 ? "" : "s", n->why[i]);
+        if (n->failed[i])
+            fprintf(f, "# not timed: %s FAILED at %s: %s\n", arms[i].label,
+                    n->failed_sizes[i], n->why[i]);
+        free(n->failed_sizes[i]);
+        free(n->why[i]);
+    }
+    free(n->na);
+    free(n->failed);
+    free(n->failed_sizes);
+    free(n->why);
+    fflush(f);
+}
+
+void out_csv_header(FILE *f)
+{
+    fprintf(f, "coll,np,size,key_bytes,full_bytes,arm,kind,alg,params,ran,status,why,reps,"
+               "median_us,p10_us,p90_us,min_us,max_us,mean_us,bound_us,x_bound,x_vendor\n");
+}
+
+void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
+                  const struct arm_result *res, double bound)
+{
+    const struct arm_result *v = find_kind(arms, narms, res, ARM_VENDOR);
+    for (int i = 0; i < narms; i++) {
+        const struct arm_result *r = &res[i];
+        int ok = r->status == ARM_OK;
+        fprintf(f, "%s,%d,%zu,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,%d,", collop_name(c->coll),
+                c->size, c->size_bytes, (unsigned long long)c->key_bytes,
+                (unsigned long long)c->full_bytes, arms[i].label, kind_name(arms[i].kind),
+                arms[i].kind == ARM_NATIVE ? arms[i].alg : arms[i].label, arms[i].params,
+                r->ran, status_name(r->status), r->why, r->reps);
+        if (ok)
+            fprintf(f, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,", r->median * 1e6, r->p10 * 1e6,
+                    r->p90 * 1e6, r->min * 1e6, r->max * 1e6, r->mean * 1e6);
+        else
+            fprintf(f, ",,,,,,");
+        fprintf(f, "%.3f,", bound * 1e6);
+        if (ok && bound > 0)
+            fprintf(f, "%.3f,", r->median / bound);
+        else
+            fprintf(f, ",");
+        if (ok && v && v->median > 0)
+            fprintf(f, "%.4f\n", r->median / v->median);
+        else
+            fprintf(f, "\n");
+    }
+    fflush(f);
+}

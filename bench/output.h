@@ -1,0 +1,38 @@
+/* output.h - collbench's results: the table on stdout and the CSV.
+ *
+ * Table, one block per (collective, communicator size), one row per size:
+ *   size  bound  vendor (and its ratio to the bound)  the best native arm,
+ *   its time and ratios to vendor and bound  auto (the algorithm it chose),
+ *   its time and ratio to vendor; then a note naming arms not timed (N/A:
+ *   restrictions forbid; FAILED: wrong result or error).
+ * CSV, one row per (collective, np, size, arm) with every statistic; '#'
+ * lines first (provenance and the machine model). Times in microseconds. */
+#ifndef COLLBENCH_OUTPUT_H
+#define COLLBENCH_OUTPUT_H
+
+#include "bound.h"
+#include "collops.h"
+#include "timing.h"
+
+#include <stdio.h>
+
+/* Arms not timed in a block, collected for its closing note. */
+struct table_notes {
+    int narms;
+    int *na, *failed;       /* per arm: sizes where N/A, FAILED */
+    char **failed_sizes;    /* per arm: "4k 8k" */
+    char **why;             /* per arm: the first reason */
+};
+
+void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model *m,
+                     struct table_notes *notes, int narms);
+void out_table_row(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
+                   const struct arm_result *res, double bound, struct table_notes *notes);
+void out_table_end(FILE *f, const struct bench_arm *arms, struct table_notes *notes);
+
+void out_model(FILE *f, const struct bound_model *m);
+void out_csv_header(FILE *f);
+void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
+                  const struct arm_result *res, double bound);
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/bash
+# run-vcluster.sh - the same measurement on the virtual cluster of
+# ../shared/vcluster (`make bench-vcluster`): 8 ranks, one per node, links of
+# 1 Gbit/s with 50 us delay; the cluster is brought up, used and always
+# brought down. Needs root. Writes into BUILDDIR/results/:
+#   collbench-FLAVOUR-vc8.txt, collbench-FLAVOUR-vc8.csv and the plots.
+#
+# usage: bench/run-vcluster.sh [BUILDDIR] [more collbench options]
+# environment: NP (8), RATE (1gbit), DELAY (50us), COLLS, SIZES (4:1m),
+#              OUT, VCLUSTER (path of vcluster.sh), KEEP_UP=1 (do not bring an
+#              already running cluster down or up again), TIMEOUT (1500 s)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-.}" && pwd)
+[ $# -gt 0 ] && shift
+[ -x "$build/collbench" ] || { echo "run-vcluster.sh: no $build/collbench; run make in $build first" >&2; exit 1; }
+vc=${VCLUSTER:-$here/../../shared/vcluster/vcluster.sh}
+[ -x "$vc" ] || vc=/work/shared/vcluster/vcluster.sh
+flavour=${FLAVOUR:-$(sed -n 's/^FLAVOUR = //p' "$build/Makefile")}
+np=${NP:-8} colls=${COLLS:-allreduce,reduce_scatter} sizes=${SIZES:-4:1m}
+out=${OUT:-$build/results}
+mkdir -p "$out"
+base="$out/collbench-$flavour-vc$np"
+impl=$([ "$flavour" = openmpi ] && echo ompi || echo mpich)
+if [ -z "${KEEP_UP:-}" ]; then
+    "$vc" up "$np" --delay "${DELAY:-50us}" --rate "${RATE:-1gbit}"
+    trap '"$vc" down' EXIT
+fi
+# collbench links libcollshim itself: its libtool wrapper finds the library,
+# so no --preload is needed (vcluster adds its own helpers to LD_PRELOAD).
+"$vc" run "$np" --impl "$impl" --rt --timeout "${TIMEOUT:-1500}" -- \
+    "$build/collbench" -c "$colls" -m "$sizes" -o "$base.csv" "$@" | tee "$base.txt"
+"$here/collbench-plot" "$base.csv" "$out"
+echo "results: $base.txt $base.csv and the plots in $out"

@@ -1,0 +1,379 @@
+/* timing.c - arms, validation and interleaved timing (timing.h). */
+#include "timing.h"
+#include "util.h"
+#include "collshim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PARTS 4
+#define MAX_VALUES 16
+
+void bench_opts_default(struct bench_opts *o)
+{
+    o->warmup = 3;
+    o->min_reps = 20;
+    o->max_reps = 1000;
+    o->budget = 0.02;
+    o->seed = 0x5eed;
+    o->auto_rules = NULL;
+}
+
+/* ---- arms ---- */
+
+struct arm_list {
+    struct bench_arm *v;
+    int n, cap;
+    const char *exclude;
+};
+
+/* Whether `name` is an item of the comma-separated list. */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+static int add_arm(struct arm_list *l, enum arm_kind kind, const char *label, const char *alg,
+                   const char *params)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].label, label))
+            return 0;
+    if (in_list(l->exclude, label) || (alg && in_list(l->exclude, alg)))
+        return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        struct bench_arm *grown = realloc(l->v, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->v = grown;
+        l->cap = cap;
+    }
+    struct bench_arm *a = &l->v[l->n++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    snprintf(a->label, sizeof a->label, "%s", label);
+    snprintf(a->alg, sizeof a->alg, "%s", alg ? alg : "");
+    snprintf(a->params, sizeof a->params, "%s", params ? params : "");
+    return 0;
+}
+
+static int add_natives(struct arm_list *l, const char *coll)
+{
+    int n = collshim_algorithm_count(coll);
+    for (int i = 0; i < n; i++) {
+        const char *name = collshim_algorithm_name(coll, i);
+        if (name && strcmp(name, "vendor") && add_arm(l, ARM_NATIVE, name, name, ""))
+            return -1;
+    }
+    return 0;
+}
+
+/* One parameter of an arm spec: "seg=16k/64k" -> key "seg", 2 values. */
+struct param_part {
+    char key[32];
+    char values[MAX_VALUES][32];
+    int nvalues;
+};
+
+static int parse_part(const char *text, size_t len, struct param_part *p, char *err,
+                      size_t errlen)
+{
+    const char *eq = memchr(text, '=', len);
+    memset(p, 0, sizeof *p);
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof p->key) {
+        snprintf(err, errlen, "arm parameter \"%.*s\": expected KEY=VALUE[/VALUE...]",
+                 (int)len, text);
+        return -1;
+    }
+    memcpy(p->key, text, (size_t)(eq - text));
+    for (const char *v = eq + 1, *end = text + len; v <= end && p->nvalues < MAX_VALUES;) {
+        const char *slash = memchr(v, '/', (size_t)(end - v));
+        size_t vl = (size_t)((slash ? slash : end) - v);
+        if (vl == 0 || vl >= sizeof p->values[0]) {
+            snprintf(err, errlen, "arm parameter \"%.*s\": empty or long value", (int)len, text);
+            return -1;
+        }
+        memcpy(p->values[p->nvalues++], v, vl);
+        v += vl + 1;
+    }
+    return 0;
+}
+
+/* Every combination of the parts' values becomes one arm. */
+static int expand(struct arm_list *l, const char *name, const struct param_part *parts,
+                  int nparts, int k, const char *label, const char *params)
+{
+    if (k == nparts)
+        return add_arm(l, ARM_NATIVE, label, name, params);
+    for (int i = 0; i < parts[k].nvalues; i++) {
+        char lab[96], par[64];
+        snprintf(lab, sizeof lab, "%s:%s=%s", label, parts[k].key, parts[k].values[i]);
+        snprintf(par, sizeof par, "%s%s%s=%s", params, *params ? " " : "", parts[k].key,
+                 parts[k].values[i]);
+        if (expand(l, name, parts, nparts, k + 1, lab, par))
+            return -1;
+    }
+    return 0;
+}
+
+/* Check a native arm's name and parameters with the shim's own parser. */
+static int check_rule(const char *coll, const struct bench_arm *a, char *err, size_t errlen)
+{
+    char rule[256];
+    snprintf(rule, sizeof rule, "%s @%s %s", coll, a->alg, a->params);
+    int rc = collshim_tune(rule, err, (int)errlen);
+    collshim_tune(NULL, NULL, 0);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+static int add_spec_item(struct arm_list *l, const char *coll, const char *item, size_t len,
+                         char *err, size_t errlen)
+{
+    char name[64];
+    struct param_part parts[MAX_PARTS];
+    int nparts = 0;
+    const char *colon = memchr(item, ':', len), *end = item + len;
+    size_t nl = (size_t)((colon ? colon : end) - item);
+    if (nl == 0 || nl >= sizeof name) {
+        snprintf(err, errlen, "arm \"%.*s\": bad name", (int)len, item);
+        return -1;
+    }
+    memcpy(name, item, nl);
+    name[nl] = '\0';
+    if (!colon && !strcmp(name, "all"))
+        return add_arm(l, ARM_VENDOR, "vendor", NULL, NULL) ||
+               add_arm(l, ARM_AUTO, "auto", NULL, NULL) || add_natives(l, coll);
+    if (!colon && !strcmp(name, "native"))
+        return add_natives(l, coll);
+    if (!colon && (!strcmp(name, "vendor") || !strcmp(name, "auto")))
+        return add_arm(l, name[0] == 'v' ? ARM_VENDOR : ARM_AUTO, name, NULL, NULL);
+    if (collshim_algorithm_calls(coll, name) < 0) {
+        snprintf(err, errlen, "%s has no algorithm \"%s\" (see COLLSHIM_LIST=1)", coll, name);
+        return -1;
+    }
+    for (const char *p = colon; p && p < end; nparts++) {
+        const char *next = memchr(p + 1, ':', (size_t)(end - p - 1));
+        if (nparts == MAX_PARTS) {
+            snprintf(err, errlen, "arm \"%.*s\": too many parameters", (int)len, item);
+            return -1;
+        }
+        if (parse_part(p + 1, (size_t)((next ? next : end) - p - 1), &parts[nparts], err, errlen))
+            return -1;
+        p = next;
+    }
+    int first = l->n;
+    if (expand(l, name, parts, nparts, 0, name, ""))
+        return -1;
+    for (int i = first; i < l->n; i++)
+        if (check_rule(coll, &l->v[i], err, errlen))
+            return -1;
+    return 0;
+}
+
+int bench_arms_parse(const char *coll, const char *spec, const char *exclude,
+                     struct bench_arm **arms, int *narms, char *err, size_t errlen)
+{
+    struct arm_list l = {.exclude = exclude};
+    for (const char *p = spec && *spec ? spec : "all"; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len && add_spec_item(&l, coll, p, len, err, errlen)) {
+            free(l.v);
+            return -1;
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    *arms = l.v;
+    *narms = l.n;
+    return 0;
+}
+
+/* ---- one call of an arm ---- */
+
+static void arm_select(const struct collop *c, const struct bench_arm *arm,
+                       const struct bench_opts *o)
+{
+    char rule[256];
+    if (arm->kind == ARM_NATIVE) {
+        snprintf(rule, sizeof rule, "%s @%s %s", collop_name(c->coll), arm->alg, arm->params);
+        collshim_tune(rule, NULL, 0);
+    } else {
+        collshim_tune(arm->kind == ARM_AUTO ? o->auto_rules : NULL, NULL, 0);
+    }
+}
+
+/* Select the arm, fence with the vendor's barrier, time the call. */
+static double timed_call(const struct collop *c, const struct bench_arm *arm,
+                         const struct bench_opts *o, int *err)
+{
+    double t0, t;
+    arm_select(c, arm, o);
+    bench_vendor_barrier(c->comm);
+    collshim_bypass(arm->kind == ARM_VENDOR);
+    t0 = MPI_Wtime();
+    *err = collop_call(c);
+    t = MPI_Wtime() - t0;
+    collshim_bypass(0);
+    return t;
+}
+
+static void agree_max(int *v, int n, MPI_Comm comm)
+{
+    collshim_bypass(1);
+    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT, MPI_MAX, comm);
+    collshim_bypass(0);
+}
+
+/* Test hook: COLLBENCH_TEST_CORRUPT=LABEL spoils that arm's output in the
+ * check, so tests can see a wrong result reported as FAILED. */
+static void test_corrupt(struct collop *c, const struct bench_arm *arm)
+{
+    const char *victim = getenv("COLLBENCH_TEST_CORRUPT");
+    if (victim && !strcmp(victim, arm->label) && c->recvlen)
+        c->recvbuf[c->recvlen - 1] ^= 0x5a;
+}
+
+/* Run the arm once on fresh buffers: did it run, and is it right? */
+static void check_arm(struct collop *c, const struct bench_arm *arm,
+                      const struct bench_opts *o, struct arm_result *r)
+{
+    const char *coll = collop_name(c->coll);
+    long long before = 0, after = 0;
+    int err, flags[3];
+    memset(r, 0, sizeof *r);
+    collop_prepare(c);
+    if (arm->kind == ARM_NATIVE)
+        before = collshim_algorithm_calls(coll, arm->alg);
+    timed_call(c, arm, o, &err);
+    if (arm->kind == ARM_NATIVE)
+        after = collshim_algorithm_calls(coll, arm->alg);
+    test_corrupt(c, arm);
+    snprintf(r->ran, sizeof r->ran, "%s",
+             arm->kind == ARM_VENDOR ? "vendor"
+             : after == before + 1 && arm->kind == ARM_NATIVE ? arm->alg
+                                                              : collshim_last_algorithm());
+    flags[0] = err != MPI_SUCCESS;
+    flags[1] = !err && !collop_matches(c);
+    flags[2] = arm->kind == ARM_NATIVE && after != before + 1;
+    agree_max(flags, 3, c->comm);
+    if (flags[0] || flags[1]) {
+        r->status = ARM_FAILED;
+        snprintf(r->why, sizeof r->why, "%s", flags[0] ? "returned an error"
+                                                     : "result differs from the vendor's");
+    } else if (flags[2]) {
+        r->status = ARM_NA;
+        snprintf(r->why, sizeof r->why, "restrictions forbid this case (%s ran)", r->ran);
+    }
+}
+
+/* ---- interleaved rounds ---- */
+
+/* Rounds that fit the budget, from the warm-up rounds' time (max over ranks). */
+static int warm_up(const struct collop *c, const struct bench_arm *arms, const int *ok,
+                   int nok, const struct bench_opts *o, uint64_t *rng)
+{
+    int err, order[nok > 0 ? nok : 1], warm = o->warmup > 0 ? o->warmup : 1;
+    double t0 = MPI_Wtime(), round;
+    for (int w = 0; w < warm; w++) {
+        for (int i = 0; i < nok; i++)
+            order[i] = ok[i];
+        bench_shuffle(order, nok, rng);
+        for (int i = 0; i < nok; i++)
+            timed_call(c, &arms[order[i]], o, &err);
+    }
+    round = (MPI_Wtime() - t0) / warm;
+    collshim_bypass(1);
+    MPI_Allreduce(MPI_IN_PLACE, &round, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+    collshim_bypass(0);
+    double want = round > 0 ? o->budget * nok / round : o->max_reps;
+    return want < o->min_reps ? o->min_reps : want > o->max_reps ? o->max_reps : (int)want;
+}
+
+static void fill_stats(struct arm_result *r, double *t, int reps)
+{
+    double sum = 0;
+    bench_sort(t, reps);
+    for (int i = 0; i < reps; i++)
+        sum += t[i];
+    r->reps = reps;
+    r->min = t[0];
+    r->max = t[reps - 1];
+    r->mean = sum / reps;
+    r->median = bench_percentile(t, reps, 0.5);
+    r->p10 = bench_percentile(t, reps, 0.1);
+    r->p90 = bench_percentile(t, reps, 0.9);
+}
+
+/* Time the arms ok[0..nok-1]; times[i*reps+r] is arm ok[i]'s r-th call. */
+static int timed_rounds(const struct collop *c, const struct bench_arm *arms, const int *ok,
+                        int nok, int reps, const struct bench_opts *o, uint64_t *rng,
+                        double *times, int *errs)
+{
+    int order[nok];
+    for (int r = 0; r < reps; r++) {
+        for (int i = 0; i < nok; i++)
+            order[i] = i;
+        bench_shuffle(order, nok, rng);
+        for (int k = 0; k < nok; k++) {
+            int i = order[k], err;
+            times[(size_t)i * reps + r] = timed_call(c, &arms[ok[i]], o, &err);
+            errs[i] |= err != MPI_SUCCESS;
+        }
+    }
+    collshim_bypass(1);
+    int rc = MPI_Allreduce(MPI_IN_PLACE, times, nok * reps, MPI_DOUBLE, MPI_MAX, c->comm);
+    collshim_bypass(0);
+    agree_max(errs, nok, c->comm);
+    return rc;
+}
+
+int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
+                  const struct bench_opts *o, struct arm_result *res)
+{
+    int err = collop_reference(c), nok = 0;
+    agree_max(&err, 1, c->comm);
+    if (err)
+        return err;
+    int *ok = malloc((size_t)(narms + 1) * sizeof *ok);
+    int *errs = calloc((size_t)(narms + 1), sizeof *errs);
+    uint64_t rng = o->seed ^ (c->size_bytes * 0x9e3779b97f4a7c15ull) ^ (uint64_t)c->coll;
+    if (!ok || !errs) {
+        free(ok);
+        free(errs);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int a = 0; a < narms; a++) {
+        check_arm(c, &arms[a], o, &res[a]);
+        if (res[a].status == ARM_OK)
+            ok[nok++] = a;
+    }
+    int reps = nok ? warm_up(c, arms, ok, nok, o, &rng) : 0;
+    double *times = nok ? malloc((size_t)nok * reps * sizeof *times) : NULL;
+    if (nok && times)
+        err = timed_rounds(c, arms, ok, nok, reps, o, &rng, times, errs);
+    else if (nok)
+        err = MPI_ERR_NO_MEM;
+    for (int i = 0; !err && i < nok; i++) {
+        struct arm_result *r = &res[ok[i]];
+        fill_stats(r, times + (size_t)i * reps, reps);
+        if (errs[i]) {
+            r->status = ARM_FAILED;
+            snprintf(r->why, sizeof r->why, "returned an error while timed");
+        }
+    }
+    free(times);
+    free(errs);
+    free(ok);
+    collshim_tune(o->auto_rules, NULL, 0);
+    return err;
+}

@@ -1,0 +1,47 @@
+#!/bin/bash
+# bench_smoke.sh - collbench and COLLSHIM_REPORT end to end, small and fast:
+# sub-communicators of a 3-rank job, a few collectives and sizes, every arm
+# checked against the vendor; a spoiled arm must be FAILED and never timed;
+# the CSV, the table, the plots (if gnuplot is here) and the report must say
+# what ran.
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+csv=$tmp/bench.csv report=$tmp/report.txt
+
+mpi_run 3 COLLSHIM_REPORT="$report" COLLBENCH_TEST_CORRUPT=recursive_doubling -- \
+    "$TOP_BUILDDIR/collbench" -c allreduce,reduce_scatter,bcast,alltoallw,barrier \
+    -n 2,3 -m 4:256 -i 3:5 -t 0.0005 -w 1 -o "$csv" > "$tmp/out.txt" 2> "$tmp/err.txt"
+rc=$?
+cat "$tmp/out.txt" "$tmp/err.txt"
+
+rows() { grep -v '^#' "$csv" | awk -F, -v c="$1" -v a="$2" -v s="$3" \
+    'NR > 1 && $1 == c && $6 == a && $11 == s' | wc -l; }
+expect "collbench exits 0" [ "$rc" -eq 0 ]
+expect "table block per collective and np" \
+    [ "$(grep -cE '^# (allreduce|reduce_scatter|bcast|alltoallw|barrier) np=[23]:' "$tmp/out.txt")" -eq 10 ]
+expect "CSV has the provenance header" grep -q '^# mpi: ' "$csv"
+expect "CSV has the model line" grep -q '^# model: alpha' "$csv"
+expect "vendor timed at every size (7 sizes, np 2 and 3)" [ "$(rows allreduce vendor ok)" -eq 14 ]
+expect "auto timed at every size" [ "$(rows reduce_scatter auto ok)" -eq 14 ]
+expect "barrier runs one size" [ "$(rows barrier vendor ok)" -eq 2 ]
+expect "spoiled arm FAILED at every size" [ "$(rows allreduce recursive_doubling FAILED)" -eq 14 ]
+expect "spoiled arm never timed" \
+    [ -z "$(grep -v '^#' "$csv" | awk -F, '$1 == "allreduce" && $6 == "recursive_doubling" && $14 != ""')" ]
+expect "no other arm FAILED" \
+    [ "$(grep -v '^#' "$csv" | awk -F, '$11 == "FAILED" && $6 != "recursive_doubling"' | wc -l)" -eq 0 ]
+expect "the FAILED arm is timed where it is not spoiled (barrier)" [ "$(rows barrier recursive_doubling ok)" -eq 2 ]
+expect "timed native arms ran the forced algorithm" \
+    [ -z "$(grep -v '^#' "$csv" | awk -F, '$7 == "native" && $11 == "ok" && $10 != $8')" ]
+expect "table names the FAILED arm" grep -q 'recursive_doubling FAILED at' "$tmp/out.txt"
+expect "report written and announced" grep -q "collshim: report written to $report" "$tmp/err.txt"
+expect "report has a line per collective and np" \
+    grep -qE '^  allreduce +3 +[0-9]' "$report"
+expect "report names the algorithms per size range" \
+    grep -qE '^  allreduce +2 +4-8 +recursive_doubling' "$report"
+if command -v gnuplot > /dev/null; then
+    "$TOP_SRCDIR/bench/collbench-plot" "$csv" "$tmp/plots" > /dev/null
+    expect "plots written" test -s "$tmp/plots/allreduce-np3-latency.png" \
+        -a -s "$tmp/plots/reduce_scatter-np2-ratio.svg"
+fi
+finish bench_smoke
