@@ -87,8 +87,38 @@
       "Cost = lg(p) alpha + ((p-1)/p) n beta (up to lg(p) n beta if uneven)", \
       "groups double via indexed types over rdispls, non-pow2 folded; small messages") \
     /* ---- alltoall ---- */                                                 \
+    X(alltoall, bruck, ALG_NO_IN_PLACE,                                       \
+      "Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ (2 + lg p) n local copy)", \
+      "Bruck et al. 1997: lg p steps of packed bytes; small blocks, many ranks") \
+    X(alltoall, pairwise, ALG_NO_IN_PLACE,                                       \
+      "Cost = (p-1) alpha + ((p-1)/p) n beta", \
+      "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
+    X(alltoall, scattered, ALG_NO_IN_PLACE,                                       \
+      "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
+      "all isend/irecv posted, k pairs in flight per window; medium blocks") \
+    X(alltoall, inplace, ALG_NEEDS_IN_PLACE,                                       \
+      "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
+      "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
     /* ---- alltoallv ---- */                                                 \
+    X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
+      "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
+      "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
+    X(alltoallv, scattered, ALG_NO_IN_PLACE,                                       \
+      "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
+      "all isend/irecv posted, k pairs in flight per window; small and medium blocks") \
+    X(alltoallv, inplace, ALG_NEEDS_IN_PLACE,                                       \
+      "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
+      "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
     /* ---- alltoallw ---- */                                                 \
+    X(alltoallw, pairwise, ALG_NO_IN_PLACE,                                       \
+      "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
+      "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
+    X(alltoallw, scattered, ALG_NO_IN_PLACE,                                       \
+      "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
+      "all isend/irecv posted, k pairs in flight per window; small and medium blocks") \
+    X(alltoallw, inplace, ALG_NEEDS_IN_PLACE,                                       \
+      "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
+      "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
     /* ---- reduce ---- */                                                 \
     X(reduce, binomial, 0,                                                    \
       "Cost = ceil(lg p) (alpha + n beta + n gamma) (+ alpha + n beta + n gamma if the op is non-commutative and root > 0)", \
@@ -112,7 +142,19 @@
     /* ---- reduce_scatter ---- */                                                 \
     /* ---- reduce_scatter_block ---- */                                                 \
     /* ---- scan ---- */                                                 \
+    X(scan, recursive_doubling, 0,                                       \
+      "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \
+      "partials swapped with rank xor 2^k, lower ranks folded on the left; small vectors") \
+    X(scan, linear, 0,                                       \
+      "Cost = (p - 2 + S) (alpha + (n/S) beta + (n/S) gamma), S = ceil(n/seg), seg 64k", \
+      "chain 0->1->...->p-1 pipelined in segments; large vectors") \
     /* ---- exscan ---- */                                                 \
+    X(exscan, recursive_doubling, 0,                                       \
+      "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \
+      "partials swapped with rank xor 2^k, lower ranks folded on the left; small vectors") \
+    X(exscan, linear, 0,                                       \
+      "Cost = (p - 2 + S) (alpha + (n/S) beta + (n/S) gamma), S = ceil(n/seg), seg 64k", \
+      "chain 0->1->...->p-1 pipelined in segments; large vectors") \
     /* ---- end ---- */
 
 #define DECLARE(coll, name, restr, cost, summary)                             \

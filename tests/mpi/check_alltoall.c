@@ -1,3 +1,271 @@
-/* check_alltoall.c - matrix of alltoall, alltoallv, alltoallw. (to be written) */
+/* check_alltoall.c - matrix of alltoall, alltoallv, alltoallw.
+ *
+ * Every block of every rank is described the same way for the three
+ * collectives: per peer a count, an element layout (plain int, or the
+ * strided int of type_strided_int() with nonzero lower bound) and a byte
+ * displacement. Cases: block counts from check_counts(), in place or not,
+ * layouts
+ *   alltoall, alltoallv:  int, strided, int->strided (sender contiguous,
+ *                         receiver strided), by-rank (even ranks send
+ *                         strided and receive int, odd ranks the reverse)
+ *   alltoallw:            peer-parity (int for even peers, strided for odd
+ *                         ones), crossed (sender and receiver of one
+ *                         message use different layouts), strided
+ * and, for v and w, even or uneven counts (zeros, counts below p; symmetric
+ * when in place, as the standard requires) with displacements in reverse
+ * rank order and gaps between the blocks (bytes for w). Element k of the
+ * block from src to dst holds val(src, dst, k): results are checked against
+ * that, every byte that is not a received element must keep the sentinel,
+ * and the whole receive buffer must equal the vendor's (which is run not in
+ * place, on a copy of the in-place input). Open MPI 4.1.4's alltoallw on
+ * one rank (coll/self) multiplies byte displacements by the extent, so there
+ * the single block sits at displacement 0 (see side_place). */
 #include "check.h"
-void check_alltoall(const struct check_env *env, const char *coll, const char *alg) { (void)env; (void)coll; (void)alg; }
+#include "collshim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SENTINEL 0x5a
+
+enum layout { T_INT, T_STRIDED };
+
+static MPI_Datatype layout_type(enum layout t) { return t == T_INT ? MPI_INT : type_strided_int(); }
+static size_t layout_extent(enum layout t) { return t == T_INT ? 4 : 12; }
+/* Byte offset of element k from the block's displacement. */
+static size_t layout_offset(enum layout t, int k) { return t == T_INT ? 4 * (size_t)k : 8 + 12 * (size_t)k; }
+
+/* Element k of the block that rank src sends to rank dst. */
+static int val(int src, int dst, int k)
+{
+    return (int)((unsigned)src * 100000007u + (unsigned)dst * 1000003u + (unsigned)k * 7u + 1u);
+}
+
+/* ---- layouts per (me, peer, side) and count patterns ---- */
+
+struct layout_pick {
+    const char *name;
+    enum layout (*pick)(int me, int peer, int recv);
+};
+
+static enum layout pick_int(int me, int peer, int recv) { return T_INT; }
+static enum layout pick_strided(int me, int peer, int recv) { return T_STRIDED; }
+static enum layout pick_mixed(int me, int peer, int recv) { return recv ? T_STRIDED : T_INT; }
+static enum layout pick_by_rank(int me, int peer, int recv)
+{
+    return (me % 2 == 0) != (recv != 0) ? T_STRIDED : T_INT;
+}
+static enum layout pick_peer(int me, int peer, int recv) { return peer % 2 ? T_STRIDED : T_INT; }
+static enum layout pick_crossed(int me, int peer, int recv)
+{
+    return (me + peer + recv) % 2 ? T_STRIDED : T_INT;
+}
+
+static const struct layout_pick one_type_layouts[] = {
+    {"int", pick_int}, {"strided", pick_strided}, {"int->strided", pick_mixed},
+    {"by-rank", pick_by_rank}};
+static const struct layout_pick per_peer_layouts[] = {
+    {"peer-parity", pick_peer}, {"crossed", pick_crossed}, {"strided", pick_strided}};
+
+/* Elements from src to dst; uneven: zeros and small extras, symmetric in
+ * (src, dst) when sym (in place). */
+static int block_count(int n, int uneven, int sym, int src, int dst)
+{
+    if (!uneven)
+        return n;
+    int i = sym && src > dst ? dst : src, j = sym && src > dst ? src : dst;
+    return (i + 2 * j + 1) % 3 == 0 ? 0 : n + (2 * i + j) % 4;
+}
+
+/* ---- one rank's side of a call ---- */
+
+struct side {
+    int *count, *displ;     /* displ: what the call takes (units for v, bytes for w) */
+    size_t *disp;           /* byte displacement of each block */
+    enum layout *lay;
+    MPI_Datatype *type;
+    size_t bytes;           /* buffer size */
+};
+
+struct a2a_case {
+    const char *coll;
+    int p, me, in_place;
+    struct side s, r;
+};
+
+static int side_alloc(struct side *sd, int p)
+{
+    sd->count = calloc((size_t)p, sizeof(int));
+    sd->displ = calloc((size_t)p, sizeof(int));
+    sd->disp = calloc((size_t)p, sizeof(size_t));
+    sd->lay = calloc((size_t)p, sizeof(enum layout));
+    sd->type = calloc((size_t)p, sizeof(MPI_Datatype));
+    return sd->count && sd->displ && sd->disp && sd->lay && sd->type;
+}
+
+static void side_free(struct side *sd)
+{
+    free(sd->count); free(sd->displ); free(sd->disp); free(sd->lay); free(sd->type);
+}
+
+/* Block displacements: rank order for alltoall; reverse rank order with a
+ * gap before every block for v (in extents) and w (8 bytes). */
+static void side_place(struct side *sd, const char *coll, int p)
+{
+    size_t cur = 0;
+    if (!strcmp(coll, "alltoall")) {
+        for (int j = 0; j < p; j++)
+            sd->disp[j] = (size_t)j * (size_t)sd->count[0] * layout_extent(sd->lay[0]);
+        cur = (size_t)p * (size_t)sd->count[0] * layout_extent(sd->lay[0]);
+    } else if (!strcmp(coll, "alltoallv")) {
+        size_t ext = layout_extent(sd->lay[0]), unit = 1;
+        for (int j = p - 1; j >= 0; j--) {
+            sd->displ[j] = (int)unit;
+            sd->disp[j] = unit * ext;
+            unit += (size_t)sd->count[j] + 1;
+        }
+        cur = unit * ext;
+    } else {
+        /* Open MPI 4.1.4's alltoallw on one rank (coll/self) scales the
+         * byte displacements by the extent: give its only block offset 0. */
+        cur = p == 1 && !strcmp(collshim_flavour(), "openmpi") ? 0 : 8;
+        for (int j = p - 1; j >= 0; j--) {
+            sd->displ[j] = (int)cur;
+            sd->disp[j] = cur;
+            cur += (size_t)sd->count[j] * layout_extent(sd->lay[j]) + 8;
+        }
+    }
+    sd->bytes = cur + 16;
+}
+
+static void side_fill(struct side *sd, const struct layout_pick *lp, const struct a2a_case *c,
+                      int n, int uneven, int recv)
+{
+    for (int j = 0; j < c->p; j++) {
+        int src = recv ? j : c->me, dst = recv ? c->me : j;
+        sd->count[j] = block_count(n, uneven, c->in_place, src, dst);
+        sd->lay[j] = lp->pick(c->me, j, recv);
+        sd->type[j] = layout_type(sd->lay[j]);
+    }
+    side_place(sd, c->coll, c->p);
+}
+
+/* ---- buffers ---- */
+
+static int *elem_at(void *buf, const struct side *sd, int j, int k)
+{
+    return (int *)((char *)buf + sd->disp[j] + layout_offset(sd->lay[j], k));
+}
+
+/* Blocks of sd as rank c->me's input: block j holds val(me, j, k). */
+static void *input_buffer(const struct a2a_case *c, const struct side *sd)
+{
+    char *buf = malloc(sd->bytes);
+    if (!buf)
+        return NULL;
+    memset(buf, SENTINEL, sd->bytes);
+    for (int j = 0; j < c->p; j++)
+        for (int k = 0; k < sd->count[j]; k++)
+            *elem_at(buf, sd, j, k) = val(c->me, j, k);
+    return buf;
+}
+
+static int call_coll(const struct check_env *env, const struct a2a_case *c, const void *sbuf,
+                     const struct side *s, void *rbuf)
+{
+    const struct side *r = &c->r;
+    if (!strcmp(c->coll, "alltoall"))
+        return MPI_Alltoall(sbuf, s ? s->count[0] : 0, s ? s->type[0] : MPI_DATATYPE_NULL, rbuf,
+                            r->count[0], r->type[0], env->comm);
+    if (!strcmp(c->coll, "alltoallv"))
+        return MPI_Alltoallv(sbuf, s ? s->count : NULL, s ? s->displ : NULL,
+                             s ? s->type[0] : MPI_DATATYPE_NULL, rbuf, r->count, r->displ,
+                             r->type[0], env->comm);
+    return MPI_Alltoallw(sbuf, s ? s->count : NULL, s ? s->displ : NULL, s ? s->type : NULL,
+                         rbuf, r->count, r->displ, r->type, env->comm);
+}
+
+/* Received elements hold val(j, me, k); every other byte the sentinel. */
+static void compare(struct check_case *cc, const struct a2a_case *c, char *rbuf, const char *ref)
+{
+    unsigned char *mark = calloc(c->r.bytes, 1);
+    if (!mark) {
+        check_fail(cc, "out of memory in the checker");
+        return;
+    }
+    for (int j = 0; j < c->p && !cc->failed; j++)
+        for (int k = 0; k < c->r.count[j] && !cc->failed; k++) {
+            int *e = elem_at(rbuf, &c->r, j, k);
+            memset(mark + ((char *)e - rbuf), 1, sizeof(int));
+            if (*e != val(j, c->me, k))
+                check_fail(cc, "element %d of the block from rank %d differs from the value "
+                           "computed from the inputs", k, j);
+        }
+    for (size_t b = 0; b < c->r.bytes && !cc->failed; b++)
+        if (!mark[b] && (unsigned char)rbuf[b] != SENTINEL)
+            check_fail(cc, "byte %zu outside the received elements was overwritten", b);
+    if (!cc->failed && memcmp(rbuf, ref, c->r.bytes))
+        check_fail(cc, "receive buffer differs from the vendor's result");
+    free(mark);
+}
+
+static void run_case(const struct check_env *env, const char *alg, struct a2a_case *c,
+                     const char *lname, int n, int uneven)
+{
+    struct check_case cc;
+    const char *pat = strcmp(c->coll, "alltoall") ? (uneven ? " counts=uneven" : " counts=even") : "";
+    int can = collshim_algorithm_can_run(c->coll, alg, env->size, 0, 1, 1, c->in_place);
+    char *sbuf = input_buffer(c, &c->s), *init = input_buffer(c, &c->r);
+    char *rbuf = malloc(c->r.bytes), *ref = malloc(c->r.bytes);
+    check_begin(env, &cc, c->coll, alg, can, "count=%d inplace=%d layout=%s%s", n, c->in_place,
+                lname, pat);
+    if (!sbuf || !init || !rbuf || !ref) {
+        check_fail(&cc, "out of memory in the checker");
+    } else {
+        if (c->in_place)
+            memcpy(rbuf, init, c->r.bytes);
+        else
+            memset(rbuf, SENTINEL, c->r.bytes);
+        memset(ref, SENTINEL, c->r.bytes);
+        int err = c->in_place ? call_coll(env, c, MPI_IN_PLACE, NULL, rbuf)
+                              : call_coll(env, c, sbuf, &c->s, rbuf);
+        vendor_on();
+        if (c->in_place)
+            call_coll(env, c, init, &c->r, ref);
+        else
+            call_coll(env, c, sbuf, &c->s, ref);
+        vendor_off();
+        if (err != MPI_SUCCESS)
+            check_fail(&cc, "returned error %d", err);
+        else
+            compare(&cc, c, rbuf, ref);
+    }
+    check_end(env, &cc);
+    free(sbuf); free(init); free(rbuf); free(ref);
+}
+
+void check_alltoall(const struct check_env *env, const char *coll, const char *alg)
+{
+    int counts[8], ncounts = check_counts(env, counts, 8);
+    int w = !strcmp(coll, "alltoallw"), plain = !strcmp(coll, "alltoall");
+    const struct layout_pick *lays = w ? per_peer_layouts : one_type_layouts;
+    int nlays = w ? 3 : 4, npat = plain ? 1 : 2;
+    struct a2a_case c = {coll, env->size, env->rank, 0, {0}, {0}};
+    if (!side_alloc(&c.s, c.p) || !side_alloc(&c.r, c.p)) {
+        fprintf(stderr, "check_alltoall: out of memory\n");
+        check_failed++;
+        return;
+    }
+    for (int ci = 0; ci < ncounts; ci++)
+        for (int ip = 0; ip < 2; ip++)
+            for (int l = 0; l < nlays; l++)
+                for (int uneven = 0; uneven < npat; uneven++) {
+                    c.in_place = ip;
+                    side_fill(&c.s, &lays[l], &c, counts[ci], uneven, 0);
+                    side_fill(&c.r, &lays[l], &c, counts[ci], uneven, 1);
+                    run_case(env, alg, &c, lays[l].name, counts[ci], uneven);
+                }
+    side_free(&c.s);
+    side_free(&c.r);
+}

@@ -1,0 +1,24 @@
+/* alltoallw_scattered.c - all exchanges nonblocking, in windows.
+ *
+ * The own block is copied locally; then the p - 1 exchanges are posted as
+ * irecv from rank - s and isend to rank + s (blocks of sendcounts[j] elements of sendtypes[j] at sdispls[j] bytes), at most
+ * `outstanding` (a->params.outstanding, default 8) steps at a time, and
+ * each window is completed with one waitall before the next is posted:
+ *
+ *   outstanding = 3, p = 8:  window 1: s = 1,2,3   window 2: s = 4,5,6
+ *                            window 3: s = 7
+ *
+ * Spreading the targets (rank + s) keeps any rank from being hit by every
+ * sender at once; the window bounds the requests and unexpected messages
+ * a rank must hold. Any p works: shifts need no pairing. Zero-byte blocks
+ * are not sent.
+ * Wins for medium blocks, where overlapping the latencies of a window of
+ * messages beats the one-at-a-time pairwise exchange.
+ *
+ * Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding,
+ *        n = bytes this rank sends (no rank-invariant size exists) (bandwidth shared by k messages in flight)
+ * Restriction: not in place (the selector walks on to alltoallw/inplace).
+ * Core shared with the other all-to-alls: common/a2a.c (a2a_scattered). */
+#include "../common/a2a.h"
+
+int alltoallw_scattered(const struct coll_args *a) { return a2a_scattered(a); }

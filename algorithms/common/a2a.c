@@ -1,0 +1,189 @@
+/* a2a.c - block addressing and the three exchanges shared by alltoall,
+ * alltoallv and alltoallw (see a2a.h). */
+#include "a2a.h"
+#include "a2a_pattern.h"
+#include "buf.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+
+void a2a_recv_block(const struct coll_args *a, int peer, struct a2a_block *b)
+{
+    switch (a->coll) {
+    case COLL_alltoall:
+        b->type = a->recvtype;
+        b->count = a->recvcount;
+        b->buf = buf_at(a->recvbuf, (MPI_Aint)peer * a->recvcount, a->recvtype);
+        break;
+    case COLL_alltoallv:
+        b->type = a->recvtype;
+        b->count = a->recvcounts[peer];
+        b->buf = buf_at(a->recvbuf, a->rdispls[peer], a->recvtype);
+        break;
+    default: /* alltoallw: byte displacements, a type per peer */
+        b->type = a->recvtypes[peer];
+        b->count = a->recvcounts[peer];
+        b->buf = (char *)a->recvbuf + a->rdispls[peer];
+        break;
+    }
+}
+
+void a2a_send_block(const struct coll_args *a, int peer, struct a2a_block *b)
+{
+    if (a->in_place) {
+        a2a_recv_block(a, peer, b);
+        return;
+    }
+    switch (a->coll) {
+    case COLL_alltoall:
+        b->type = a->sendtype;
+        b->count = a->sendcount;
+        b->buf = buf_at(a->sendbuf, (MPI_Aint)peer * a->sendcount, a->sendtype);
+        break;
+    case COLL_alltoallv:
+        b->type = a->sendtype;
+        b->count = a->sendcounts[peer];
+        b->buf = buf_at(a->sendbuf, a->sdispls[peer], a->sendtype);
+        break;
+    default:
+        b->type = a->sendtypes[peer];
+        b->count = a->sendcounts[peer];
+        b->buf = (char *)a->sendbuf + a->sdispls[peer];
+        break;
+    }
+}
+
+long long a2a_block_bytes(const struct a2a_block *b)
+{
+    return b->count > 0 ? (long long)b->count * buf_type_size(b->type) : 0;
+}
+
+int a2a_copy_self(const struct coll_args *a)
+{
+    struct a2a_block s, r;
+    if (a->in_place)
+        return MPI_SUCCESS;
+    a2a_send_block(a, a->rank, &s);
+    a2a_recv_block(a, a->rank, &r);
+    return buf_copy(s.buf, s.count, s.type, r.buf, r.count, r.type);
+}
+
+/* ---- pairwise ---- */
+
+int a2a_pairwise(const struct coll_args *a)
+{
+    int err = a2a_copy_self(a);
+    for (int s = 1; s < a->size && !err; s++) {
+        struct a2a_block sb, rb;
+        int to, from;
+        a2a_pairwise_peers(a->rank, a->size, s, &to, &from);
+        a2a_send_block(a, to, &sb);
+        a2a_recv_block(a, from, &rb);
+        err = p2p_sendrecv(sb.buf, sb.count, sb.type, a2a_block_bytes(&sb) ? to : MPI_PROC_NULL,
+                           rb.buf, rb.count, rb.type,
+                           a2a_block_bytes(&rb) ? from : MPI_PROC_NULL, a);
+    }
+    return err;
+}
+
+/* ---- scattered ---- */
+
+/* Post the receives, then the sends, of steps [first, last); *n counts
+ * the requests posted (all of them must be waited for, even on error). */
+static int scattered_post(const struct coll_args *a, int first, int last, MPI_Request *reqs,
+                          int *n)
+{
+    int err = MPI_SUCCESS, p = a->size;
+    for (int s = first; s < last && !err; s++) {
+        struct a2a_block rb;
+        int from = (a->rank - s + p) % p;
+        a2a_recv_block(a, from, &rb);
+        if (a2a_block_bytes(&rb))
+            err = p2p_irecv(rb.buf, rb.count, rb.type, from, a, &reqs[(*n)++]);
+    }
+    for (int s = first; s < last && !err; s++) {
+        struct a2a_block sb;
+        int to = (a->rank + s) % p;
+        a2a_send_block(a, to, &sb);
+        if (a2a_block_bytes(&sb))
+            err = p2p_isend(sb.buf, sb.count, sb.type, to, a, &reqs[(*n)++]);
+    }
+    return err;
+}
+
+int a2a_scattered(const struct coll_args *a)
+{
+    int window = a->params.outstanding > 0 ? a->params.outstanding : A2A_DEFAULT_OUTSTANDING;
+    int err = a2a_copy_self(a);
+    if (err || a->size == 1)
+        return err;
+    if (window > a->size - 1)
+        window = a->size - 1;
+    MPI_Request *reqs = malloc(2 * (size_t)window * sizeof *reqs);
+    if (!reqs)
+        return MPI_ERR_NO_MEM;
+    for (int first = 1; first < a->size && !err; first += window) {
+        int n = 0, last = first + window < a->size ? first + window : a->size;
+        err = scattered_post(a, first, last, reqs, &n);
+        int werr = p2p_waitall(n, reqs);
+        if (!err)
+            err = werr;
+    }
+    free(reqs);
+    return err;
+}
+
+/* ---- in place ---- */
+
+/* One growable temporary: room for count elements of type, reused over
+ * rounds (alltoallw's blocks differ in type and span). */
+struct a2a_scratch {
+    void *base;
+    size_t cap;
+};
+
+static int scratch_for(struct a2a_scratch *s, const struct a2a_block *b, void **buf)
+{
+    MPI_Aint true_lb, true_extent, extent = buf_extent(b->type);
+    PMPI_Type_get_true_extent(b->type, &true_lb, &true_extent);
+    MPI_Aint span = true_extent + (MPI_Aint)(b->count - 1) * (extent < 0 ? -extent : extent);
+    size_t need = span > 0 ? (size_t)span : 1;
+    if (need > s->cap) {
+        void *grown = realloc(s->base, need);
+        if (!grown)
+            return MPI_ERR_NO_MEM;
+        s->base = grown;
+        s->cap = need;
+    }
+    *buf = (char *)s->base - true_lb;
+    return MPI_SUCCESS;
+}
+
+/* Swap my block for peer with peer's block for me. */
+static int inplace_swap(const struct coll_args *a, int peer, struct a2a_scratch *s)
+{
+    struct a2a_block b;
+    void *tmp;
+    a2a_recv_block(a, peer, &b);
+    if (!a2a_block_bytes(&b))
+        return MPI_SUCCESS;
+    int err = scratch_for(s, &b, &tmp);
+    if (!err)
+        err = buf_copy(b.buf, b.count, b.type, tmp, b.count, b.type);
+    if (!err)
+        err = p2p_sendrecv(tmp, b.count, b.type, peer, b.buf, b.count, b.type, peer, a);
+    return err;
+}
+
+int a2a_inplace(const struct coll_args *a)
+{
+    struct a2a_scratch s = {NULL, 0};
+    int err = MPI_SUCCESS, rounds = a2a_inplace_rounds(a->size);
+    for (int r = 0; r < rounds && !err; r++) {
+        int peer = a2a_inplace_partner(a->rank, a->size, r);
+        if (peer != a->rank)
+            err = inplace_swap(a, peer, &s);
+    }
+    free(s.base);
+    return err;
+}
