@@ -52,6 +52,8 @@ static const char usage[] =
     "  -t, --time SEC       seconds of timed calls per arm and size that pick the\n"
     "                       count within MIN:MAX (default 0.02)\n"
     "  -w, --warmup N       warm-up rounds (default 3)\n"
+    "  -M, --max-call SEC   an arm whose checked call takes longer is \"slow\" and\n"
+    "                       not timed (default 1; 0: no limit)\n"
     "  -s, --seed N         seed of the shuffled order (default 24301)\n"
     "  -o, --csv PATH       write every arm and statistic as CSV\n"
     "  -q, --quiet          no table on stdout\n"
@@ -130,7 +132,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
         {"coll", 1, 0, 'c'}, {"arms", 1, 0, 'a'}, {"exclude", 1, 0, 'x'},
         {"sizes", 1, 0, 'm'}, {"np", 1, 0, 'n'}, {"type", 1, 0, 'T'},
         {"root", 1, 0, 'r'}, {"iters", 1, 0, 'i'}, {"time", 1, 0, 't'},
-        {"warmup", 1, 0, 'w'}, {"seed", 1, 0, 's'}, {"csv", 1, 0, 'o'},
+        {"warmup", 1, 0, 'w'}, {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"csv", 1, 0, 'o'},
         {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     long long a, b;
     int ch, bad = 0;
@@ -141,7 +143,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
     o->type = MPI_FLOAT;
     o->nps[o->nnps++] = world;
     o->colls[o->ncolls++] = collop_from_name("allreduce");
-    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:s:o:qh", longs, NULL)) != -1) {
+    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:M:s:o:qh", longs, NULL)) != -1) {
         switch (ch) {
         case 'c': bad = parse_colls(o, optarg); break;
         case 'a': o->arms = optarg; break;
@@ -156,6 +158,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
             break;
         case 't': o->bench.budget = atof(optarg); break;
         case 'w': o->bench.warmup = atoi(optarg); break;
+        case 'M': o->bench.max_call = atof(optarg); break;
         case 's': o->bench.seed = strtoull(optarg, NULL, 0); break;
         case 'o': o->csv = optarg; break;
         case 'q': o->quiet = 1; break;

@@ -12,7 +12,7 @@ static const char *kind_name(enum arm_kind k)
 
 static const char *status_name(enum arm_status s)
 {
-    return s == ARM_OK ? "ok" : s == ARM_NA ? "n/a" : "FAILED";
+    return s == ARM_OK ? "ok" : s == ARM_NA ? "n/a" : s == ARM_SLOW ? "slow" : "FAILED";
 }
 
 void out_model(FILE *f, const struct bound_model *m)
@@ -29,10 +29,7 @@ void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model
     int c = collop_from_name(coll);
     memset(notes, 0, sizeof *notes);
     notes->narms = narms;
-    notes->na = calloc((size_t)narms, sizeof *notes->na);
-    notes->failed = calloc((size_t)narms, sizeof *notes->failed);
-    notes->failed_sizes = calloc((size_t)narms, sizeof *notes->failed_sizes);
-    notes->why = calloc((size_t)narms, sizeof *notes->why);
+    notes->arm = calloc((size_t)narms + 1, sizeof *notes->arm);
     (void)m;
     fprintf(f, "\n# %s np=%d: median time (us) of the slowest rank per call; xV = time/vendor, "
                "xB = time/bound\n# bound = %s\n",
@@ -71,20 +68,18 @@ static void ratio(char *buf, size_t len, double t, double ref)
 
 static void note_arm(struct table_notes *n, int i, const struct arm_result *r, const char *size)
 {
-    if (r->status == ARM_OK)
+    struct arm_notes *a = n->arm ? &n->arm[i] : NULL;
+    int s = (int)r->status;
+    if (!a || r->status == ARM_OK)
         return;
-    if (!n->why[i])
-        n->why[i] = strdup(r->why);
-    if (r->status == ARM_NA) {
-        n->na[i]++;
-        return;
-    }
-    n->failed[i]++;
-    size_t old = n->failed_sizes[i] ? strlen(n->failed_sizes[i]) : 0;
-    char *grown = realloc(n->failed_sizes[i], old + strlen(size) + 2);
+    if (!a->why[s])
+        a->why[s] = strdup(r->why);
+    a->count[s]++;
+    size_t old = a->sizes[s] ? strlen(a->sizes[s]) : 0;
+    char *grown = realloc(a->sizes[s], old + strlen(size) + 2);
     if (grown) {
         snprintf(grown + old, strlen(size) + 2, "%s%s", old ? " " : "", size);
-        n->failed_sizes[i] = grown;
+        a->sizes[s] = grown;
     }
 }
 
@@ -119,20 +114,20 @@ void out_table_row(FILE *f, const struct collop *c, const struct bench_arm *arms
 
 void out_table_end(FILE *f, const struct bench_arm *arms, struct table_notes *n)
 {
-    for (int i = 0; i < n->narms; i++) {
-        if (n->na[i])
-            fprintf(f, "# not timed: %s N/A at %d size%s: %s\n", arms[i].label, n->na[i],
-                    n->na[i] == 1 ? "" : "s", n->why[i]);
-        if (n->failed[i])
-            fprintf(f, "# not timed: %s FAILED at %s: %s\n", arms[i].label,
-                    n->failed_sizes[i], n->why[i]);
-        free(n->failed_sizes[i]);
-        free(n->why[i]);
+    for (int i = 0; n->arm && i < n->narms; i++) {
+        for (int s = ARM_NA; s <= ARM_SLOW; s++) {
+            struct arm_notes *a = &n->arm[i];
+            if (a->count[s] && s == ARM_NA)
+                fprintf(f, "# not timed: %s n/a at %d size%s: %s\n", arms[i].label, a->count[s],
+                        a->count[s] == 1 ? "" : "s", a->why[s]);
+            else if (a->count[s])
+                fprintf(f, "# not timed: %s %s at %s: %s\n", arms[i].label,
+                        status_name((enum arm_status)s), a->sizes[s], a->why[s]);
+            free(a->sizes[s]);
+            free(a->why[s]);
+        }
     }
-    free(n->na);
-    free(n->failed);
-    free(n->failed_sizes);
-    free(n->why);
+    free(n->arm);
     fflush(f);
 }
 

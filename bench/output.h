@@ -16,12 +16,16 @@
 
 #include <stdio.h>
 
-/* Arms not timed in a block, collected for its closing note. */
+/* Arms not timed in a block, collected for its closing note: per arm and
+ * status (n/a, FAILED, slow), the sizes ("4k 8k") and the first reason. */
+struct arm_notes {
+    int count[4];
+    char *sizes[4];
+    char *why[4];
+};
 struct table_notes {
     int narms;
-    int *na, *failed;       /* per arm: sizes where N/A, FAILED */
-    char **failed_sizes;    /* per arm: "4k 8k" */
-    char **why;             /* per arm: the first reason */
+    struct arm_notes *arm;
 };
 
 void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model *m,

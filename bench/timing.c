@@ -16,6 +16,7 @@ void bench_opts_default(struct bench_opts *o)
     o->min_reps = 20;
     o->max_reps = 1000;
     o->budget = 0.02;
+    o->max_call = 1.0;
     o->seed = 0x5eed;
     o->auto_rules = NULL;
 }
@@ -249,12 +250,13 @@ static void check_arm(struct collop *c, const struct bench_arm *arm,
 {
     const char *coll = collop_name(c->coll);
     long long before = 0, after = 0;
-    int err, flags[3];
+    int err, flags[4];
+    double t;
     memset(r, 0, sizeof *r);
     collop_prepare(c);
     if (arm->kind == ARM_NATIVE)
         before = collshim_algorithm_calls(coll, arm->alg);
-    timed_call(c, arm, o, &err);
+    t = timed_call(c, arm, o, &err);
     if (arm->kind == ARM_NATIVE)
         after = collshim_algorithm_calls(coll, arm->alg);
     test_corrupt(c, arm);
@@ -265,7 +267,8 @@ static void check_arm(struct collop *c, const struct bench_arm *arm,
     flags[0] = err != MPI_SUCCESS;
     flags[1] = !err && !collop_matches(c);
     flags[2] = arm->kind == ARM_NATIVE && after != before + 1;
-    agree_max(flags, 3, c->comm);
+    flags[3] = o->max_call > 0 && t > o->max_call;
+    agree_max(flags, 4, c->comm);
     if (flags[0] || flags[1]) {
         r->status = ARM_FAILED;
         snprintf(r->why, sizeof r->why, "%s", flags[0] ? "returned an error"
@@ -273,6 +276,9 @@ static void check_arm(struct collop *c, const struct bench_arm *arm,
     } else if (flags[2]) {
         r->status = ARM_NA;
         snprintf(r->why, sizeof r->why, "restrictions forbid this case (%s ran)", r->ran);
+    } else if (flags[3]) {
+        r->status = ARM_SLOW;
+        snprintf(r->why, sizeof r->why, "checked call took over %g s (--max-call)", o->max_call);
     }
 }
 

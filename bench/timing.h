@@ -13,7 +13,9 @@
  * bench_measure() checks each arm's result against the vendor's first (an
  * arm with a wrong result or an error is FAILED and never timed; a forced
  * algorithm whose restrictions forbid the case, so that something else ran,
- * is N/A), then times the arms in interleaved rounds: each round runs every
+ * is N/A; one whose checked call took longer than max_call seconds on some
+ * rank is SLOW and not timed either, so one pathological arm cannot hold up
+ * a whole sweep), then times the arms in interleaved rounds: each round runs every
  * arm once in an order shuffled the same way on all ranks, each call fenced
  * by a vendor barrier that belongs to no arm; a call's time is the maximum
  * over ranks. Warm-up rounds come first and set the number of rounds. */
@@ -41,7 +43,7 @@ struct bench_arm {
 int bench_arms_parse(const char *coll, const char *spec, const char *exclude,
                      struct bench_arm **arms, int *narms, char *err, size_t errlen);
 
-enum arm_status { ARM_OK, ARM_NA, ARM_FAILED };
+enum arm_status { ARM_OK, ARM_NA, ARM_FAILED, ARM_SLOW };
 
 struct arm_result {
     enum arm_status status;
@@ -55,6 +57,7 @@ struct bench_opts {
     int warmup;        /* warm-up rounds (each arm once per round) */
     int min_reps, max_reps;
     double budget;     /* seconds of timed calls per arm, to pick the rounds */
+    double max_call;   /* seconds; a checked call slower than this: SLOW (0: no limit) */
     uint64_t seed;     /* shuffles; must be the same on every rank */
     const char *auto_rules; /* COLLSHIM_TUNE of the environment, for "auto" */
 };
