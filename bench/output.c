@@ -61,7 +61,7 @@ static int best_native(const struct bench_arm *arms, int narms, const struct arm
 static void ratio(char *buf, size_t len, double t, double ref)
 {
     if (ref > 0 && t > 0)
-        snprintf(buf, len, "%.2f", t / ref);
+        snprintf(buf, len, t / ref < 100 ? "%.2f" : "%.0f", t / ref);
     else
         snprintf(buf, len, "-");
 }
