@@ -254,6 +254,9 @@ static void open_outputs(struct run *r, int rank, int argc, char **argv)
     }
     if (r->csv)
         out_csv_header(r->csv);
+    for (int i = 0; i < 2; i++)
+        if (outs[i])
+            fflush(outs[i]); /* a pipe to mpirun: show the header before a long run */
     free(prov);
 }
 

@@ -28,6 +28,6 @@ case $flavour in
     *) echo "run-local.sh: unknown flavour '$flavour'" >&2; exit 1 ;;
 esac
 timeout "${TIMEOUT:-1800}" "${launch[@]}" "$build/collbench" -c "$colls" -m "$sizes" \
-    -o "$base.csv" "$@" | tee "$base.txt"
+    -o "$base.csv" "$@" < /dev/null | tee "$base.txt"
 "$here/collbench-plot" "$base.csv" "$out"
 echo "results: $base.txt $base.csv and the plots in $out"

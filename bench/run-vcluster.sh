@@ -8,7 +8,9 @@
 # usage: bench/run-vcluster.sh [BUILDDIR] [more collbench options]
 # environment: NP (8), RATE (1gbit), DELAY (50us), COLLS, SIZES (4:1m),
 #              OUT, VCLUSTER (path of vcluster.sh), KEEP_UP=1 (do not bring an
-#              already running cluster down or up again), TIMEOUT (1500 s)
+#              already running cluster down or up again), TIMEOUT (1500 s),
+#              RT (1 for Open MPI, 0 for MPICH: ranks SCHED_FIFO; MPICH ranks
+#              under --rt never got through start-up here)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-.}" && pwd)
@@ -22,13 +24,15 @@ out=${OUT:-$build/results}
 mkdir -p "$out"
 base="$out/collbench-$flavour-vc$np"
 impl=$([ "$flavour" = openmpi ] && echo ompi || echo mpich)
+rt=()
+[ "${RT:-$([ "$impl" = ompi ] && echo 1 || echo 0)}" = 1 ] && rt=(--rt)
 if [ -z "${KEEP_UP:-}" ]; then
     "$vc" up "$np" --delay "${DELAY:-50us}" --rate "${RATE:-1gbit}"
     trap '"$vc" down' EXIT
 fi
 # collbench links libcollshim itself: its libtool wrapper finds the library,
 # so no --preload is needed (vcluster adds its own helpers to LD_PRELOAD).
-"$vc" run "$np" --impl "$impl" --rt --timeout "${TIMEOUT:-1500}" -- \
-    "$build/collbench" -c "$colls" -m "$sizes" -o "$base.csv" "$@" | tee "$base.txt"
+"$vc" run "$np" --impl "$impl" "${rt[@]}" --timeout "${TIMEOUT:-1500}" -- \
+    "$build/collbench" -c "$colls" -m "$sizes" -o "$base.csv" "$@" < /dev/null | tee "$base.txt"
 "$here/collbench-plot" "$base.csv" "$out"
 echo "results: $base.txt $base.csv and the plots in $out"

@@ -209,7 +209,7 @@ static void arm_select(const struct collop *c, const struct bench_arm *arm,
         snprintf(rule, sizeof rule, "%s @%s %s", collop_name(c->coll), arm->alg, arm->params);
         collshim_tune(rule, NULL, 0);
     } else if (arm->kind == ARM_VENDOR ||
-               collshim_tune(o->auto_rules, NULL, 0) != MPI_SUCCESS) {
+               collshim_tune(arm->rules ? arm->rules : o->auto_rules, NULL, 0) != MPI_SUCCESS) {
         collshim_tune(NULL, NULL, 0); /* a malformed COLLSHIM_TUNE is ignored, as at start */
     }
 }

@@ -33,6 +33,8 @@ struct bench_arm {
     char label[96];   /* "vendor", "auto", "ring", "ring:seg=64k" */
     char alg[64];     /* native: the algorithm's name */
     char params[64];  /* native: "seg=64k outstanding=4" in the tuning grammar */
+    const char *rules; /* auto: rules for collshim_tune() instead of bench_opts.auto_rules
+                          when not NULL ("" = the tables alone); colltune's A/B of tables */
 };
 
 /* Arms for collective `coll` from a comma-separated spec: "all" (vendor,

@@ -202,8 +202,8 @@ static void write_header(FILE *f, const struct rank_info *info, int np)
     fprintf(f, "# date: %s; %d rank%s on %d host%s (rank 0 on %s)\n", date, np,
             np == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s", info[0].host);
     fprintf(f, "# wall time (max over ranks, from library load to MPI_Finalize): %.3f s\n", wall);
-    fprintf(f, "# time in collectives: %.3f s per rank on average (%.1f%% of wall time), "
-               "%.3f s at the busiest rank\n",
+    fprintf(f, "# time in collectives: %.6f s per rank on average (%.1f%% of wall time), "
+               "%.6f s at the busiest rank\n",
             sum / np, wall > 0 ? 100.0 * sum / np / wall : 0.0, maxc);
     if (drops)
         fprintf(f, "# WARNING: %llu calls found no free slot and are not counted\n",

@@ -1,0 +1,606 @@
+/* colltune.c - measures every algorithm of collshim and writes a tuning
+ * table for this machine (doc/colltune.md).
+ *
+ *   mpirun -np 8 colltune -c allreduce,bcast --budget 15m -o cluster.table
+ *   COLLSHIM_TUNING_FILE=cluster.table mpirun ... app
+ *
+ * Per collective, communicator size (the first N ranks of the job) and
+ * power-of-two size, every arm - the vendor, each native algorithm and its
+ * parameter values - is checked and timed with collbench's machinery
+ * (timing.h); the choice, the ranges and the rules are tune_choose.h's, the
+ * passes, budget and verification tune_run.h's. This file is the command
+ * line: options, their checks (all before anything is measured), the
+ * arms and the table file. */
+#include "bound.h"
+#include "collops.h"
+#include "output.h"
+#include "provenance.h"
+#include "timing.h"
+#include "tune_choose.h"
+#include "tune_run.h"
+#include "util.h"
+#include "collshim.h"
+#include "../algorithms/coll.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int print_errors; /* rank 0 says what is wrong */
+
+#define SAY(...)                                                                               \
+    do {                                                                                       \
+        if (print_errors)                                                                      \
+            fprintf(stderr, "colltune: " __VA_ARGS__);                                         \
+    } while (0)
+
+/* Parameter sweeps: which algorithms take which parameter values. A
+ * parameter the registry does not declare cannot be found by asking the
+ * library, so new parameterised algorithms get a row here (or -S). */
+struct sweep_row {
+    char coll[32], alg[64], spec[160]; /* spec: "ALG:seg=16k/64k/256k" */
+    int window;                        /* outstanding= is a window over p-1 peers */
+};
+static const struct sweep_row default_sweeps[] = {
+    {"bcast", "pipeline", "pipeline:seg=16k/64k/256k", 0},
+    {"bcast", "binary_pipeline", "binary_pipeline:seg=16k/64k/256k", 0},
+    {"reduce", "pipeline", "pipeline:seg=16k/64k/256k", 0},
+    {"reduce", "binary_pipeline", "binary_pipeline:seg=16k/64k/256k", 0},
+    {"allreduce", "ring", "ring:seg=16k/64k/256k", 0},
+    {"reduce_scatter", "ring", "ring:seg=16k/64k/256k", 0},
+    {"reduce_scatter_block", "ring", "ring:seg=16k/64k/256k", 0},
+    {"scan", "linear", "linear:seg=16k/64k/256k", 0},
+    {"exscan", "linear", "linear:seg=16k/64k/256k", 0},
+    {"gatherv", "linear_throttled", "linear_throttled:outstanding=2/4/8", 1},
+    {"scatterv", "linear_throttled", "linear_throttled:outstanding=2/4/8", 1},
+    {"alltoall", "scattered", "scattered:outstanding=2/4/8", 1},
+    {"alltoallv", "scattered", "scattered:outstanding=2/4/8", 1},
+    {"alltoallw", "scattered", "scattered:outstanding=2/4/8", 1},
+};
+#define MAX_SWEEPS 64
+
+struct options {
+    const char *colls, *nps, *sizes, *output, *exclude;
+    double budget, min_gain, max_call;
+    int root, verify, max_reps;
+    uint64_t seed;
+    MPI_Datatype type;
+    struct sweep_row sweeps[MAX_SWEEPS];
+    int nsweeps;
+};
+
+static const char usage[] =
+    "usage: colltune [options]\n"
+    "  -c, --coll LIST      collectives, comma-separated, or all (default all)\n"
+    "  -n, --np LIST        communicator sizes, each the first N ranks of the job\n"
+    "                       (default 2, 3, 4, 6, 8, 12, 16, ... and the job's size)\n"
+    "  -m, --sizes LO:HI    power-of-two sizes in bytes, k/m/g suffixes (default 4:1m)\n"
+    "  -b, --budget TIME    time for everything, seconds or with s/m/h (15m); cuts\n"
+    "                       repetitions, then sizes, to fit (default: no limit)\n"
+    "  -o, --output PATH    the table (default colltune-FLAVOUR-npN.table)\n"
+    "  -x, --exclude LIST   algorithms to leave out\n"
+    "  -S, --sweep SPEC     COLL:ALG:PARAM=V/V[:PARAM=V/V] replaces the values swept for\n"
+    "                       that algorithm (repeatable); none: no parameter sweeps\n"
+    "  -g, --min-gain F     smallest gain over the vendor or a neighbour's choice that\n"
+    "                       counts (default 0.03)\n"
+    "  -T, --type NAME      element type of reductions: float (default), double, int\n"
+    "  -r, --root N         root of rooted collectives (default 0)\n"
+    "  -M, --max-call SEC   an arm whose checked call takes longer is not timed (1)\n"
+    "  -s, --seed N         seed of the shuffled order (default 24301)\n"
+    "      --no-verify      skip the A/B run of the new table\n"
+    "  -h, --help\n"
+    "Sizes follow the OSU micro-benchmarks, as in collbench (doc/collbench.md);\n"
+    "the rules key the shim's selection bytes (doc/colltune.md).\n";
+
+/* ---- option parsing and checks ---- */
+
+static int parse_time(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s)
+        return -1;
+    if (*end == 'm')
+        v *= 60, end++;
+    else if (*end == 'h')
+        v *= 3600, end++;
+    else if (*end == 's')
+        end++;
+    *out = v;
+    return *end || v <= 0 ? -1 : 0;
+}
+
+static int add_sweep(struct options *o, const char *arg)
+{
+    const char *c1 = strchr(arg, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!strcmp(arg, "none")) {
+        o->nsweeps = 0;
+        return 0;
+    }
+    if (!c2 || c1 == arg || c2 == c1 + 1 || o->nsweeps == MAX_SWEEPS ||
+        (size_t)(c1 - arg) >= sizeof o->sweeps[0].coll || (size_t)(c2 - c1 - 1) >= sizeof o->sweeps[0].alg) {
+        SAY("--sweep \"%s\": expected COLL:ALG:PARAM=V/V, e.g. bcast:pipeline:seg=8k/32k\n", arg);
+        return -1;
+    }
+    struct sweep_row row = {.window = 0};
+    snprintf(row.coll, sizeof row.coll, "%.*s", (int)(c1 - arg), arg);
+    snprintf(row.alg, sizeof row.alg, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+    snprintf(row.spec, sizeof row.spec, "%s", c1 + 1);
+    for (int i = 0; i < o->nsweeps; i++)
+        if (!strcmp(o->sweeps[i].coll, row.coll) && !strcmp(o->sweeps[i].alg, row.alg)) {
+            o->sweeps[i] = row;
+            return 0;
+        }
+    o->sweeps[o->nsweeps++] = row;
+    return 0;
+}
+
+static int parse_options(struct options *o, int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"coll", 1, 0, 'c'}, {"np", 1, 0, 'n'}, {"sizes", 1, 0, 'm'}, {"budget", 1, 0, 'b'},
+        {"output", 1, 0, 'o'}, {"exclude", 1, 0, 'x'}, {"sweep", 1, 0, 'S'},
+        {"min-gain", 1, 0, 'g'}, {"type", 1, 0, 'T'}, {"root", 1, 0, 'r'},
+        {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"no-verify", 0, 0, 'V'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    int ch, bad = 0;
+    memset(o, 0, sizeof *o);
+    o->colls = "all", o->sizes = "4:1m", o->min_gain = 0.03, o->max_call = 1.0;
+    o->verify = 1, o->max_reps = 1000, o->seed = 24301, o->type = MPI_FLOAT;
+    o->nsweeps = (int)(sizeof default_sweeps / sizeof default_sweeps[0]);
+    memcpy(o->sweeps, default_sweeps, sizeof default_sweeps);
+    while (!bad && (ch = getopt_long(argc, argv, "c:n:m:b:o:x:S:g:T:r:M:s:h", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'c': o->colls = optarg; break;
+        case 'n': o->nps = optarg; break;
+        case 'm': o->sizes = optarg; break;
+        case 'b':
+            if ((bad = parse_time(optarg, &o->budget)))
+                SAY("--budget \"%s\": expected seconds, or a number with s, m or h (15m)\n", optarg);
+            break;
+        case 'o': o->output = optarg; break;
+        case 'x': o->exclude = optarg; break;
+        case 'S': bad = add_sweep(o, optarg); break;
+        case 'g': o->min_gain = atof(optarg); bad = o->min_gain < 0 || o->min_gain >= 1; break;
+        case 'T':
+            o->type = !strcmp(optarg, "float") ? MPI_FLOAT : !strcmp(optarg, "double") ? MPI_DOUBLE
+                      : !strcmp(optarg, "int") ? MPI_INT : MPI_DATATYPE_NULL;
+            bad = o->type == MPI_DATATYPE_NULL;
+            break;
+        case 'r': o->root = atoi(optarg) > 0 ? atoi(optarg) : 0; break;
+        case 'M': o->max_call = atof(optarg); break;
+        case 's': o->seed = strtoull(optarg, NULL, 0); break;
+        case 'V': o->verify = 0; break;
+        case 'h': return 1;
+        default: bad = 1; break;
+        }
+    }
+    return bad || optind < argc ? -1 : 0;
+}
+
+static int check_colls(struct tune_run *r, const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    r->ncolls = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int c = collop_from_name(t);
+        if (!strcmp(t, "all")) {
+            for (c = 0; c < COLLOP_COUNT; c++)
+                r->colls[c] = c;
+            r->ncolls = COLLOP_COUNT;
+            break;
+        }
+        if (c < 0) {
+            SAY("unknown collective \"%s\"; the collectives are barrier, bcast, gather, gatherv, "
+                "scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw, reduce, "
+                "allreduce, reduce_scatter, reduce_scatter_block, scan, exscan (or all)\n", t);
+            free(copy);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < r->ncolls; i++)
+            dup |= r->colls[i] == c;
+        if (!dup)
+            r->colls[r->ncolls++] = c;
+    }
+    free(copy);
+    if (!r->ncolls)
+        SAY("no collective given (-c)\n");
+    return r->ncolls ? 0 : -1;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static int check_nps(struct tune_run *r, const char *list, int world)
+{
+    r->nnps = 0;
+    if (!list) {
+        for (int n = 2; n < world && r->nnps < TUNE_MAX_NPS - 1; n = n % 3 ? n * 3 / 2 : n * 4 / 3)
+            r->nps[r->nnps++] = n;
+        r->nps[r->nnps++] = world;
+        return 0;
+    }
+    char *copy = strdup(list), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t && r->nnps < TUNE_MAX_NPS; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long n = strtol(t, &end, 10);
+        if (*end || n < 2 || n > world) {
+            SAY("communicator size \"%s\" is not within 2..%d (the job's size)\n", t, world);
+            free(copy);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < r->nnps; i++)
+            dup |= r->nps[i] == n;
+        if (!dup)
+            r->nps[r->nnps++] = (int)n;
+    }
+    free(copy);
+    qsort(r->nps, (size_t)r->nnps, sizeof r->nps[0], cmp_int);
+    return r->nnps ? 0 : -1;
+}
+
+static int check_sizes(struct tune_run *r, const char *s)
+{
+    char buf[64];
+    const char *colon = strchr(s, ':');
+    if (!colon || (size_t)(colon - s) >= sizeof buf) {
+        SAY("size range \"%s\": expected LO:HI in bytes with k/m/g suffixes, e.g. 4:1m\n", s);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%.*s", (int)(colon - s), s);
+    r->lo = bench_parse_bytes(buf);
+    r->hi = bench_parse_bytes(colon + 1);
+    if (r->lo < 0 || r->hi < 0) {
+        SAY("size range \"%s\": cannot read %s\n", s, r->lo < 0 ? buf : colon + 1);
+        return -1;
+    }
+    if (r->hi < r->lo || r->hi < 1) {
+        SAY("impossible size range \"%s\": the upper end must be at least the lower end and "
+            "at least 1 byte\n", s);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every collective must have a size it can measure at some np. */
+static int check_measurable(const struct tune_run *r, const char *sizes)
+{
+    int elem = 1;
+    MPI_Type_size(r->type, &elem);
+    for (int i = 0; i < r->ncolls; i++) {
+        int c = r->colls[i], any = c == COLL_barrier;
+        for (long long s = r->lo > 0 ? r->lo : 1; !any && s <= r->hi; s *= 2)
+            for (int k = 0; k < r->nnps && !any; k++)
+                any = tune_measurable(c, r->nps[k], (size_t)s, elem);
+        if (!any) {
+            SAY("impossible size range \"%s\" for %s: its smallest case is %s (%d bytes%s)\n",
+                sizes, collop_name(c),
+                c == COLL_reduce_scatter_block ? "one element per rank" : "one element", elem,
+                c == COLL_reduce_scatter_block ? " times np" : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- arms ---- */
+
+static const struct sweep_row *find_sweep(const struct options *o, const char *coll,
+                                          const char *alg)
+{
+    for (int i = 0; i < o->nsweeps; i++)
+        if (!strcmp(o->sweeps[i].coll, coll) && !strcmp(o->sweeps[i].alg, alg))
+            return &o->sweeps[i];
+    return NULL;
+}
+
+/* "vendor,binomial,pipeline:seg=16k/64k/256k,..." for bench_arms_parse. */
+static char *arm_spec(const struct options *o, const char *coll)
+{
+    struct tune_text t = {0};
+    int n = collshim_algorithm_count(coll);
+    tune_text_put(&t, "vendor");
+    for (int i = 0; i < n; i++) {
+        const char *name = collshim_algorithm_name(coll, i);
+        const struct sweep_row *row = name ? find_sweep(o, coll, name) : NULL;
+        if (name && strcmp(name, "vendor"))
+            tune_text_put(&t, ",%s", row ? row->spec : name);
+    }
+    return t.s;
+}
+
+static uint64_t param_value(const char *params, const char *key)
+{
+    const char *p = strstr(params, key);
+    char buf[32];
+    if (!p)
+        return 0;
+    snprintf(buf, sizeof buf, "%.*s", (int)strcspn(p + strlen(key), " "), p + strlen(key));
+    long long v = bench_parse_bytes(buf);
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+static int make_sweep(const struct options *o, struct tune_run *r, int coll)
+{
+    int na = r->narms[coll];
+    struct tune_sweep_arm *s = calloc((size_t)na + 1, sizeof *s);
+    if (!(r->sweep[coll] = s))
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const struct bench_arm *arm = &r->arms[coll][a];
+        const struct sweep_row *row = find_sweep(o, collop_name(coll), arm->alg);
+        s[a].group = -1;
+        if (arm->kind != ARM_NATIVE || !arm->params[0])
+            continue;
+        for (int b = 0; b <= a && s[a].group < 0; b++)
+            if (!strcmp(r->arms[coll][b].alg, arm->alg))
+                s[a].group = b;
+        s[a].seg = param_value(arm->params, "seg=");
+        s[a].window = row && row->window ? (int)param_value(arm->params, "outstanding=") : 0;
+    }
+    return 0;
+}
+
+static int make_arms(const struct options *o, struct tune_run *r)
+{
+    char err[512];
+    for (int i = 0; i < o->nsweeps; i++)
+        if (collop_from_name(o->sweeps[i].coll) < 0) {
+            SAY("--sweep: unknown collective \"%s\"\n", o->sweeps[i].coll);
+            return -1;
+        }
+    for (int i = 0; i < r->ncolls; i++) {
+        int c = r->colls[i];
+        char *spec = arm_spec(o, collop_name(c));
+        int rc = bench_arms_parse(collop_name(c), spec, o->exclude, &r->arms[c], &r->narms[c], err,
+                                  sizeof err);
+        free(spec);
+        if (rc) {
+            SAY("%s\n", err);
+            return -1;
+        }
+        if (make_sweep(o, r, c))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- budget ---- */
+
+/* The least any run needs: the machine's model, then one size per
+ * collective and communicator size with every arm at the most cut level,
+ * at 50 us a call (faster than any collective across a network). */
+static double budget_floor(const struct tune_run *r)
+{
+    double t = 1.0;
+    for (int i = 0; i < r->ncolls; i++)
+        t += r->nnps * tune_point_cost(r->narms[r->colls[i]] + (r->verify ? 3 : 0), 50e-6,
+                                       &tune_levels[tune_nlevels - 1], r->max_reps);
+    return t;
+}
+
+/* Start at the first level whose estimate fits the budget; 0 if it cannot. */
+static int plan_budget(struct tune_run *r)
+{
+    char a[32], b[32];
+    double full = tune_run_estimate(r, 0), least = tune_run_estimate(r, tune_nlevels - 1);
+    double est[16];
+    tune_format_time(full, a, sizeof a);
+    if (r->rank == 0)
+        fprintf(stderr, "colltune: %d cases (collective, np, size); about %s at full detail "
+                        "(a guess from the machine's model, corrected as the sweep goes)\n",
+                r->ncases, a);
+    if (r->budget <= 0)
+        return 1;
+    if (least > r->budget) {
+        tune_format_time(least, a, sizeof a);
+        tune_format_time(r->budget, b, sizeof b);
+        SAY("a budget of %s is too small: even with sizes x16 apart and 5 repetitions per arm "
+            "this needs about %s here; give a larger --budget, or fewer collectives (-c), "
+            "communicator sizes (-n) or sizes (-m)\n", b, a);
+        return 0;
+    }
+    for (int k = 0; k < tune_nlevels; k++)
+        est[k] = tune_run_estimate(r, k);
+    r->level = tune_pick_level(est, 0, r->budget);
+    if (r->rank == 0 && r->level > 0) {
+        tune_format_time(r->budget, b, sizeof b);
+        fprintf(stderr, "colltune: to fit the budget of %s: cutting %s\n", b,
+                tune_levels[r->level].what);
+    }
+    return 1;
+}
+
+/* ---- the table ---- */
+
+static char *make_rules(const struct tune_run *r, double min_gain)
+{
+    struct tune_text t = {0};
+    struct tune_choose_opts co;
+    tune_choose_opts_default(&co);
+    co.min_gain = min_gain;
+    tune_text_put(&t, "%s", "");
+    for (int i = 0; i < r->ncolls; i++) {
+        struct tune_series *s = NULL;
+        int n = tune_run_series(r, r->colls[i], &s);
+        if (n > 0) {
+            tune_text_put(&t, "# %s\n", collop_name(r->colls[i]));
+            tune_rules(collop_name(r->colls[i]), s, n, &co, &t);
+        }
+        tune_run_free_series(s, n > 0 ? n : 0);
+        free(s);
+    }
+    return t.s;
+}
+
+/* The same text on every rank (rank 0's). */
+static char *share_text(char *text, int rank)
+{
+    int len = rank == 0 && text ? (int)strlen(text) + 1 : 0;
+    collshim_bypass(1);
+    MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank != 0) {
+        free(text);
+        text = calloc((size_t)len + 1, 1);
+    }
+    MPI_Bcast(text, len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    collshim_bypass(0);
+    return text;
+}
+
+static void list_ints(char *buf, size_t len, const int *v, int n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", v[i]);
+}
+
+static FILE *write_table(const struct tune_run *r, const struct options *o, const char *path,
+                         const char *prov, const char *rules, double sweep_time)
+{
+    FILE *f = fopen(path, "w");
+    char nps[256], lo[32], hi[32], b[32], t[32], colls[512] = "";
+    if (!f) {
+        perror(path);
+        return NULL;
+    }
+    list_ints(nps, sizeof nps, r->nps, r->nnps);
+    for (int i = 0; i < r->ncolls; i++)
+        snprintf(colls + strlen(colls), sizeof colls - strlen(colls), "%s%s", i ? "," : "",
+                 collop_name(r->colls[i]));
+    bench_format_bytes((uint64_t)r->lo, lo, sizeof lo);
+    bench_format_bytes((uint64_t)r->hi, hi, sizeof hi);
+    tune_format_time(r->budget, b, sizeof b);
+    tune_format_time(sweep_time, t, sizeof t);
+    fprintf(f, "# collshim tuning table written by colltune; use it with "
+               "COLLSHIM_TUNING_FILE=%s\n%s", path, prov ? prov : "");
+    out_model(f, &r->model);
+    fprintf(f, "# measured: %s at np %s, sizes %s..%s bytes (OSU sizes, powers of two), %s sums, "
+               "root %d, not in place\n",
+            colls, nps, lo, hi, o->type == MPI_DOUBLE ? "double" : o->type == MPI_INT ? "int" : "float",
+            o->root);
+    fprintf(f, "# choice: fastest median; a native algorithm only where it beats the vendor by "
+               "more than max(%.0f%%, 2 standard errors); ties keep the neighbouring size's "
+               "choice, then the built-in's (doc/colltune.md)\n",
+            o->min_gain * 100);
+    fprintf(f, "# budget: %s; cut: %s; sweep took %s\n", r->budget > 0 ? b : "none",
+            tune_levels[r->level].what, t);
+    fputs(rules, f);
+    fflush(f);
+    return f;
+}
+
+/* ---- main ---- */
+
+static int setup(struct options *o, struct tune_run *r, int argc, char **argv, int world)
+{
+    int rc = parse_options(o, argc, argv);
+    if (rc)
+        return rc;
+    if (world < 2) {
+        SAY("needs a job of at least 2 ranks\n");
+        return -1;
+    }
+    r->type = o->type, r->root = o->root, r->max_call = o->max_call, r->seed = o->seed;
+    r->budget = o->budget, r->verify = o->verify, r->max_reps = o->max_reps;
+    if (check_colls(r, o->colls) || check_nps(r, o->nps, world) || check_sizes(r, o->sizes) ||
+        check_measurable(r, o->sizes) || make_arms(o, r))
+        return -1;
+    double floor = budget_floor(r);
+    if (r->budget > 0 && r->budget < floor) {
+        SAY("a budget of %g s is too small for one measurement of each collective and "
+            "communicator size: that needs %.0f s at the least\n", r->budget, floor);
+        return -1;
+    }
+    return 0;
+}
+
+static void split_comms(struct tune_run *r)
+{
+    for (int k = 0; k < r->nnps; k++) {
+        r->comms[k] = MPI_COMM_NULL;
+        MPI_Comm_split(MPI_COMM_WORLD, r->rank < r->nps[k] ? 0 : MPI_UNDEFINED, r->rank,
+                       &r->comms[k]);
+        if (r->comms[k] != MPI_COMM_NULL)
+            MPI_Comm_set_errhandler(r->comms[k], MPI_ERRORS_RETURN);
+    }
+}
+
+/* Measure, choose, write, load, verify. Returns the exit status. */
+static int run(struct options *o, struct tune_run *r, int argc, char **argv, int world)
+{
+    char path[512], err[2048], t[32];
+    FILE *table = NULL;
+    snprintf(path, sizeof path, "%s", o->output ? o->output : "");
+    if (!o->output)
+        snprintf(path, sizeof path, "colltune-%s-np%d.table", collshim_flavour(), world);
+    if (r->rank == 0 && getenv("COLLSHIM_TUNING_FILE"))
+        fprintf(stderr, "colltune: note: COLLSHIM_TUNING_FILE is set; \"built-in\" below means "
+                        "it and the built-in table\n");
+    char *prov = bench_provenance(MPI_COMM_WORLD, "colltune", argc, argv);
+    split_comms(r);
+    bound_measure(MPI_COMM_WORLD, r->type, &r->model);
+    if (tune_run_plan(r) || !plan_budget(r))
+        return 2;
+    r->t0 = MPI_Wtime();
+    tune_run_sweep(r);
+    double sweep_time = MPI_Wtime() - r->t0;
+    char *rules = share_text(r->rank == 0 ? make_rules(r, o->min_gain) : NULL, r->rank);
+    if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS) {
+        SAY("the table does not parse (a bug): %s\n", err);
+        return 1;
+    }
+    collshim_tune(NULL, NULL, 0);
+    if (r->rank == 0 && (table = write_table(r, o, path, prov, rules, sweep_time)))
+        printf("# the table, written to %s:\n%s", path, rules);
+    if (r->verify)
+        tune_run_verify(r, rules, r->rank == 0 ? stdout : NULL, table);
+    if (table)
+        fclose(table);
+    tune_format_time(MPI_Wtime() - r->t0, t, sizeof t);
+    if (r->rank == 0)
+        fprintf(stderr, "colltune: wrote %s in %s; use it with COLLSHIM_TUNING_FILE=%s\n", path, t,
+                path);
+    free(prov);
+    free(rules);
+    return table || r->rank ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    static struct options o;
+    static struct tune_run r;
+    int world, rc;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    print_errors = r.rank == 0;
+    rc = setup(&o, &r, argc, argv, world);
+    if (rc) {
+        if (r.rank == 0 && rc > 0)
+            fputs(usage, stdout);
+        else if (r.rank == 0)
+            fputs("colltune -h lists the options\n", stderr);
+        MPI_Finalize();
+        return rc > 0 ? 0 : 2;
+    }
+    rc = run(&o, &r, argc, argv, world);
+    for (int c = 0; c < COLLOP_COUNT; c++) {
+        free(r.arms[c]);
+        free(r.sweep[c]);
+    }
+    for (int i = 0; i < r.ncases; i++) {
+        free(r.cases[i].useful);
+        free(r.cases[i].res);
+    }
+    free(r.cases);
+    for (int k = 0; k < r.nnps; k++)
+        if (r.comms[k] != MPI_COMM_NULL)
+            MPI_Comm_free(&r.comms[k]);
+    MPI_Finalize();
+    return rc;
+}

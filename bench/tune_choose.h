@@ -1,0 +1,99 @@
+/* tune_choose.h - colltune's decisions as pure functions (no MPI): which
+ * arm to take at each measured size, size ranges and communicator-size
+ * ranges, and the rules in the tuning grammar (doc/colltune.md).
+ *
+ * The choice at one size, among the arms timed there:
+ *   - a native arm is eligible only if it is clearly faster than the
+ *     vendor: its gain (vendor - arm) / vendor exceeds the threshold below;
+ *     the vendor itself is always eligible;
+ *   - the fastest eligible arm by median is the best; arms whose median the
+ *     best does not clearly beat are tied with it;
+ *   - among the tied arms, the previous (smaller) size's choice is kept,
+ *     else the built-in table's choice is taken, else the best.
+ * Threshold of "a is clearly faster than b": the relative gain must exceed
+ *     max(min_gain, z * sqrt(se_a^2 + se_b^2) / median_b)
+ * with se = 0.49 (p90 - p10) / sqrt(reps), the standard error of a median
+ * whose spread p10..p90 is 2.56 standard deviations (normal noise; the
+ * median's error is 1.25 sigma / sqrt(n)).
+ * Sizes with the same selection bytes (the v and w collectives, which the
+ * shim always keys 0) are one decision: an arm must be within the
+ * threshold of the vendor at each of them and faster in geometric mean.
+ *
+ * Ranges: runs of sizes with one choice merge; a boundary between measured
+ * sizes a < b lies at the "round" number (2^k or 3 * 2^k) nearest their
+ * geometric mean in (a, b]; the first range starts at 0, the last runs to
+ * inf. Communicator sizes n_1 < n_2 < ... cover [n_j, floor(sqrt(n_j
+ * n_(j+1)))], the largest up to inf; adjacent communicator sizes whose
+ * ranges agree share one np= range. */
+#ifndef COLLTUNE_CHOOSE_H
+#define COLLTUNE_CHOOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TUNE_CHOOSE_INF UINT64_MAX
+
+struct tune_arm {
+    char alg[64];    /* "vendor" or a native algorithm's name */
+    char params[64]; /* in the grammar: "seg=64k outstanding=4", "" */
+};
+
+struct tune_stat {
+    int ok;          /* timed at this size (not n/a, FAILED, slow, skipped) */
+    int reps;
+    double median, p10, p90;
+};
+
+/* One collective on one communicator size: every arm at every size. */
+struct tune_series {
+    int np;
+    int narms;
+    const struct tune_arm *arms;
+    int nsizes;
+    const uint64_t *key_bytes;     /* ascending selection bytes per size */
+    const struct tune_stat *stat;  /* stat[size * narms + arm] */
+    const char *const *builtin;    /* per size: the built-in's algorithm, or NULL */
+};
+
+struct tune_choose_opts {
+    double min_gain; /* smallest gain that may change a choice (0.03) */
+    double z;        /* standard errors a gain must exceed (2) */
+};
+void tune_choose_opts_default(struct tune_choose_opts *o);
+
+/* The relative gain a must have over b to count, and whether it has it. */
+double tune_threshold(const struct tune_stat *a, const struct tune_stat *b,
+                      const struct tune_choose_opts *o);
+int tune_faster(const struct tune_stat *a, const struct tune_stat *b,
+                const struct tune_choose_opts *o);
+
+/* Index of the vendor arm, -1 if none. */
+int tune_vendor_arm(const struct tune_series *s);
+/* choice[i]: the arm for size i (the same for sizes of equal key), -1 where
+ * no arm was timed. */
+void tune_choose(const struct tune_series *s, const struct tune_choose_opts *o, int *choice);
+
+struct tune_range {
+    uint64_t lo, hi; /* [lo, hi) selection bytes; hi TUNE_CHOOSE_INF */
+    int arm;
+};
+/* A boundary in (below, above] between two measured sizes. */
+uint64_t tune_boundary(uint64_t below, uint64_t above);
+/* Merge the choices into ranges (out: at most nsizes); returns their count. */
+int tune_merge(const struct tune_series *s, const int *choice, struct tune_range *out);
+/* np ranges of n ascending communicator sizes; hi of the last is INT_MAX. */
+void tune_np_spans(const int *nps, int n, int *lo, int *hi);
+
+/* A growing text. */
+struct tune_text {
+    char *s;
+    size_t len, cap;
+};
+void tune_text_put(struct tune_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The rules of collective `coll` from its series (ascending np): choose,
+ * merge, span and write them into t. Returns the number of rules. */
+int tune_rules(const char *coll, const struct tune_series *series, int nseries,
+               const struct tune_choose_opts *o, struct tune_text *t);
+
+#endif

@@ -1,0 +1,506 @@
+/* tune_run.c - colltune's sweep under a budget and its verification
+ * (tune_run.h). */
+#include "tune_run.h"
+#include "util.h"
+#include "collshim.h"
+#include "../algorithms/coll.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- plan ---- */
+
+int tune_measurable(int coll, int np, size_t size, int elem)
+{
+    if (!collop_uses_elements(coll))
+        return coll == COLL_barrier || size > 0;
+    size_t n = size / (size_t)elem;
+    return coll == COLL_reduce_scatter_block ? n >= (size_t)np : n >= 1;
+}
+
+/* Bytes the lower bound counts for a case (collops.h, full_bytes). */
+static double full_bytes(int coll, int np, size_t size)
+{
+    if (coll == COLL_barrier)
+        return 0;
+    return collop_uses_elements(coll) || coll == COLL_bcast ? (double)size : (double)size * np;
+}
+
+/* A guess of one call's time, fence included; the sweep calibrates it. */
+static double call_estimate(const struct tune_run *r, int coll, int np, size_t size)
+{
+    return 2 * bound_time(coll, np, full_bytes(coll, np, size), &r->model) +
+           bound_time(COLL_barrier, np, 0, &r->model) + 20e-6;
+}
+
+static int add_case(struct tune_run *r, int coll, int k, size_t size, int pass)
+{
+    int na = r->narms[coll], np = r->nps[k];
+    struct tune_case *c = &r->cases[r->ncases];
+    memset(c, 0, sizeof *c);
+    c->coll = coll, c->k = k, c->size = size, c->pass = pass;
+    c->t_est = call_estimate(r, coll, np, size);
+    c->useful = calloc((size_t)na + 1, sizeof *c->useful);
+    c->res = calloc((size_t)na + 1, sizeof *c->res);
+    if (!c->useful || !c->res)
+        return -1;
+    tune_useful_arms(r->sweep[coll], na, (uint64_t)full_bytes(coll, np, size), np, c->useful);
+    r->ncases++;
+    return 0;
+}
+
+int tune_run_plan(struct tune_run *r)
+{
+    int elem = 1, nsizes = 0, cap;
+    size_t sizes[64];
+    MPI_Type_size(r->type, &elem);
+    for (long long s = r->lo > 0 ? r->lo : 1; s <= r->hi && nsizes < 64; s *= 2)
+        sizes[nsizes++] = (size_t)s;
+    cap = r->ncolls * r->nnps * (nsizes + 1) + 1;
+    if (!(r->cases = calloc((size_t)cap, sizeof *r->cases)))
+        return -1;
+    for (int i = 0; i < r->ncolls; i++) {
+        int coll = r->colls[i];
+        for (int k = 0; k < r->nnps; k++) {
+            size_t ok[64];
+            int n = 0;
+            if (coll == COLL_barrier)
+                ok[n++] = 0;
+            for (int j = 0; coll != COLL_barrier && j < nsizes; j++)
+                if (tune_measurable(coll, r->nps[k], sizes[j], elem))
+                    ok[n++] = sizes[j];
+            for (int j = 0; j < n; j++)
+                if (add_case(r, coll, k, ok[j], tune_size_pass(j, n)))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+static int count_useful(const struct tune_run *r, const struct tune_case *c)
+{
+    int n = 0;
+    for (int a = 0; a < r->narms[c->coll]; a++)
+        n += c->useful[a];
+    return n;
+}
+
+static double sweep_cost(const struct tune_run *r, const struct tune_case *c, int level)
+{
+    return tune_point_cost(count_useful(r, c), c->t_est, &tune_levels[level], r->max_reps) +
+           c->t_est;
+}
+
+static double verify_cost(const struct tune_run *r, const struct tune_case *c, int level)
+{
+    return tune_point_cost(3, c->t_est, &tune_levels[level], r->max_reps);
+}
+
+double tune_run_estimate(const struct tune_run *r, int level)
+{
+    double t = 0;
+    for (int i = 0; i < r->ncases; i++) {
+        const struct tune_case *c = &r->cases[i];
+        int planned = c->state == CASE_PLANNED && c->pass < tune_levels[level].passes;
+        if (planned)
+            t += sweep_cost(r, c, level);
+        if (r->verify && !c->verified && (planned || c->state == CASE_MEASURED))
+            t += verify_cost(r, c, level);
+    }
+    return t;
+}
+
+/* ---- budget and progress (decided on rank 0, agreed over comm) ---- */
+
+void tune_format_time(double s, char *buf, size_t len)
+{
+    long t = s > 0 ? (long)(s + 0.5) : 0;
+    if (t >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* Real over estimated seconds of the work done so far. */
+static double pace(const struct tune_run *r)
+{
+    return r->est_done > 0.2 && r->real_done > 0 ? r->real_done / r->est_done : 1.0;
+}
+
+static void agree_level(struct tune_run *r, MPI_Comm comm)
+{
+    collshim_bypass(1);
+    MPI_Bcast(&r->level, 1, MPI_INT, 0, comm);
+    collshim_bypass(0);
+}
+
+static void replan(struct tune_run *r, MPI_Comm comm)
+{
+    if (r->rank == 0 && r->budget > 0 && r->level < tune_nlevels - 1) {
+        double est[16], f = pace(r), left = r->budget - (MPI_Wtime() - r->t0);
+        char a[32], b[32];
+        for (int k = 0; k < tune_nlevels; k++)
+            est[k] = f * tune_run_estimate(r, k);
+        int level = tune_pick_level(est, r->level, left);
+        if (level != r->level) {
+            tune_format_time(est[r->level], a, sizeof a);
+            tune_format_time(left, b, sizeof b);
+            fprintf(stderr, "colltune: about %s of work left at this pace, %s of the budget: "
+                            "cutting %s\n", a, b, tune_levels[level].what);
+            if (est[level] > left)
+                fprintf(stderr, "colltune: even so the rest needs about %.0f s; the budget "
+                                "will be exceeded\n", est[level]);
+            r->level = level;
+            r->nlevel_cuts++;
+        }
+    }
+    agree_level(r, comm);
+}
+
+static void progress(const struct tune_run *r, const char *what, int n, double secs)
+{
+    char el[32], left[32];
+    double elapsed = MPI_Wtime() - r->t0, rest = pace(r) * tune_run_estimate(r, r->level);
+    if (r->rank != 0)
+        return;
+    tune_format_time(elapsed, el, sizeof el);
+    tune_format_time(rest, left, sizeof left);
+    fprintf(stderr, "colltune: [%3d%%] %s: %d size%s in %.1f s; %s elapsed, about %s left\n",
+            (int)(100 * elapsed / (elapsed + rest + 1e-9)), what, n, n == 1 ? "" : "s", secs,
+            el, left);
+}
+
+/* ---- one case ---- */
+
+static void level_opts(const struct tune_run *r, struct bench_opts *o)
+{
+    const struct tune_level *l = &tune_levels[r->level];
+    bench_opts_default(o);
+    o->warmup = l->warmup;
+    o->min_reps = l->min_reps;
+    o->max_reps = r->max_reps;
+    o->budget = l->arm_time;
+    o->max_call = r->max_call;
+    o->seed = r->seed;
+    o->auto_rules = NULL;
+}
+
+/* What the built-in table (and COLLSHIM_TUNING_FILE) runs for this case. */
+static void builtin_choice(struct collop *c, char *name, size_t len)
+{
+    collshim_tune("", NULL, 0);
+    collop_prepare(c);
+    collop_call(c);
+    snprintf(name, len, "%s", collshim_last_algorithm());
+}
+
+/* Time the useful arms of the case; the others are n/a. */
+static int measure_arms(struct tune_run *r, struct tune_case *tc, struct collop *c)
+{
+    int na = r->narms[tc->coll], nsub = 0, err;
+    struct bench_arm *sub = calloc((size_t)na + 1, sizeof *sub);
+    struct arm_result *res = calloc((size_t)na + 1, sizeof *res);
+    int *map = calloc((size_t)na + 1, sizeof *map);
+    struct bench_opts o;
+    if (!sub || !res || !map) {
+        err = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    tune_useful_arms(r->sweep[tc->coll], na, c->full_bytes, c->size, tc->useful);
+    for (int a = 0; a < na; a++) {
+        tc->res[a].status = ARM_NA;
+        snprintf(tc->res[a].why, sizeof tc->res[a].why, "runs like another arm of its sweep");
+        if (tc->useful[a])
+            map[nsub] = a, sub[nsub++] = r->arms[tc->coll][a];
+    }
+    level_opts(r, &o);
+    err = bench_measure(c, sub, nsub, &o, res);
+    for (int j = 0; !err && j < nsub; j++)
+        tc->res[map[j]] = res[j];
+out:
+    free(sub);
+    free(res);
+    free(map);
+    return err;
+}
+
+static void measure_case(struct tune_run *r, struct tune_case *tc, MPI_Comm comm)
+{
+    struct collop c;
+    int np = r->nps[tc->k];
+    double t0 = MPI_Wtime();
+    int err = collop_setup(&c, tc->coll, comm, tc->size, r->type, r->root % np);
+    if (!err)
+        err = measure_arms(r, tc, &c);
+    if (!err) {
+        builtin_choice(&c, tc->builtin, sizeof tc->builtin);
+        tc->key_bytes = c.key_bytes;
+    } else if (err != 1 && r->rank == 0) {
+        fprintf(stderr, "colltune: %s np=%d size %zu: the vendor's reference call failed (%d); "
+                        "not tuned\n", collop_name(tc->coll), np, tc->size, err);
+    }
+    collop_free(&c);
+    tc->state = err ? CASE_SKIPPED : CASE_MEASURED;
+    tc->level = r->level;
+    r->est_done += sweep_cost(r, tc, r->level);
+    r->real_done += MPI_Wtime() - t0;
+}
+
+/* Every planned case of (coll, k) in this pass; returns how many ran. */
+static int sweep_block(struct tune_run *r, int coll, int k, int pass)
+{
+    int n = 0;
+    for (int i = 0; i < r->ncases; i++) {
+        struct tune_case *tc = &r->cases[i];
+        if (tc->coll == coll && tc->k == k && tc->pass == pass && tc->state == CASE_PLANNED &&
+            pass < tune_levels[r->level].passes) {
+            measure_case(r, tc, r->comms[k]);
+            replan(r, r->comms[k]);
+            n++;
+        }
+    }
+    return n;
+}
+
+int tune_run_sweep(struct tune_run *r)
+{
+    char what[96];
+    for (int pass = 0; pass < TUNE_PASSES; pass++) {
+        for (int k = r->nnps - 1; k >= 0 && pass < tune_levels[r->level].passes; k--) {
+            for (int i = 0; r->comms[k] != MPI_COMM_NULL && i < r->ncolls; i++) {
+                if (pass >= tune_levels[r->level].passes)
+                    break;
+                double t0 = MPI_Wtime();
+                int n = sweep_block(r, r->colls[i], k, pass);
+                snprintf(what, sizeof what, "pass %d of %d, %s np=%d", pass + 1,
+                         tune_levels[r->level].passes, collop_name(r->colls[i]), r->nps[k]);
+                if (n)
+                    progress(r, what, n, MPI_Wtime() - t0);
+            }
+            bench_quiet_barrier(MPI_COMM_WORLD);
+            replan(r, MPI_COMM_WORLD);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- series for the choice ---- */
+
+static int fill_series(const struct tune_run *r, int coll, int k, struct tune_series *s)
+{
+    int na = r->narms[coll], n = 0;
+    for (int i = 0; i < r->ncases; i++)
+        n += r->cases[i].coll == coll && r->cases[i].k == k && r->cases[i].state == CASE_MEASURED;
+    struct tune_arm *arms = calloc((size_t)na + 1, sizeof *arms);
+    uint64_t *keys = calloc((size_t)n + 1, sizeof *keys);
+    struct tune_stat *stat = calloc((size_t)n * na + 1, sizeof *stat);
+    const char **builtin = calloc((size_t)n + 1, sizeof *builtin);
+    *s = (struct tune_series){.np = r->nps[k], .narms = na, .arms = arms, .nsizes = n,
+                              .key_bytes = keys, .stat = stat, .builtin = builtin};
+    if (!arms || !keys || !stat || !builtin)
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const struct bench_arm *b = &r->arms[coll][a];
+        snprintf(arms[a].alg, sizeof arms[a].alg, "%s", b->kind == ARM_VENDOR ? "vendor" : b->alg);
+        snprintf(arms[a].params, sizeof arms[a].params, "%s", b->params);
+    }
+    for (int i = 0, j = 0; i < r->ncases; i++) {
+        const struct tune_case *c = &r->cases[i];
+        if (c->coll != coll || c->k != k || c->state != CASE_MEASURED)
+            continue;
+        keys[j] = c->key_bytes;
+        builtin[j] = c->builtin;
+        for (int a = 0; a < na; a++) {
+            const struct arm_result *x = &c->res[a];
+            stat[(size_t)j * na + a] = (struct tune_stat){x->status == ARM_OK, x->reps, x->median,
+                                                          x->p10, x->p90};
+        }
+        j++;
+    }
+    return n;
+}
+
+int tune_run_series(const struct tune_run *r, int coll, struct tune_series **series)
+{
+    int n = 0;
+    struct tune_series *s = calloc((size_t)r->nnps + 1, sizeof *s);
+    if (!(*series = s))
+        return -1;
+    for (int k = 0; k < r->nnps; k++) {
+        int got = fill_series(r, coll, k, &s[n]);
+        if (got > 0)
+            n++;
+        else
+            tune_run_free_series(&s[n], 1), memset(&s[n], 0, sizeof s[n]);
+    }
+    return n;
+}
+
+void tune_run_free_series(struct tune_series *series, int n)
+{
+    for (int i = 0; series && i < n; i++) {
+        free((void *)series[i].arms);
+        free((void *)series[i].key_bytes);
+        free((void *)series[i].stat);
+        free((void *)series[i].builtin);
+    }
+}
+
+/* ---- verification ---- */
+
+enum { V_VENDOR, V_NEW, V_BUILTIN };
+
+static void verify_arms(struct bench_arm *arms, const char *rules)
+{
+    memset(arms, 0, 3 * sizeof *arms);
+    arms[V_VENDOR].kind = ARM_VENDOR;
+    snprintf(arms[V_VENDOR].label, sizeof arms[V_VENDOR].label, "vendor");
+    arms[V_NEW].kind = ARM_AUTO;
+    snprintf(arms[V_NEW].label, sizeof arms[V_NEW].label, "new");
+    arms[V_NEW].rules = rules;
+    arms[V_BUILTIN].kind = ARM_AUTO;
+    snprintf(arms[V_BUILTIN].label, sizeof arms[V_BUILTIN].label, "built-in");
+    arms[V_BUILTIN].rules = "";
+}
+
+static double vratio(const struct tune_case *c, int arm)
+{
+    const struct arm_result *v = &c->vres[V_VENDOR], *x = &c->vres[arm];
+    if (!c->verified || v->status != ARM_OK || x->status != ARM_OK || v->median <= 0)
+        return -1;
+    return x->median / v->median;
+}
+
+static void verify_row(FILE *f, const struct tune_case *c)
+{
+    char size[32], cell[3][16];
+    bench_format_bytes(c->size, size, sizeof size);
+    for (int a = 0; a < 3; a++) {
+        if (c->vres[a].status == ARM_OK)
+            snprintf(cell[a], sizeof cell[a], "%.2f", c->vres[a].median * 1e6);
+        else
+            snprintf(cell[a], sizeof cell[a], "%s", c->vres[a].status == ARM_FAILED ? "FAILED" : "-");
+    }
+    fprintf(f, "%8s %11s %11s %6.2f  %-28s %11s %6.2f  %s\n", size, cell[V_VENDOR], cell[V_NEW],
+            vratio(c, V_NEW), c->vres[V_NEW].ran, cell[V_BUILTIN], vratio(c, V_BUILTIN),
+            c->vres[V_BUILTIN].ran);
+}
+
+static void verify_block(struct tune_run *r, int coll, int k, const struct bench_arm *arms,
+                         FILE *out)
+{
+    int n = 0, np = r->nps[k];
+    double t0 = MPI_Wtime();
+    char what[96];
+    struct bench_opts o;
+    if (r->rank == 0 && out)
+        fprintf(out, "\n# %s np=%d: median us of the slowest rank per call; new = auto with the "
+                     "new table, built-in = auto with the built-in table\n%8s %11s %11s %6s  "
+                     "%-28s %11s %6s  %s\n",
+                collop_name(coll), np, "size", "vendor", "new", "xV", "new runs", "built-in",
+                "xV", "built-in runs");
+    for (int i = 0; i < r->ncases; i++) {
+        struct tune_case *tc = &r->cases[i];
+        struct collop c;
+        if (tc->coll != coll || tc->k != k || tc->state != CASE_MEASURED || tc->verified)
+            continue;
+        double t1 = MPI_Wtime();
+        level_opts(r, &o);
+        if (!collop_setup(&c, coll, r->comms[k], tc->size, r->type, r->root % np) &&
+            !bench_measure(&c, arms, 3, &o, tc->vres)) {
+            tc->verified = 1;
+            if (r->rank == 0 && out)
+                verify_row(out, tc);
+        }
+        collop_free(&c);
+        r->est_done += verify_cost(r, tc, r->level);
+        r->real_done += MPI_Wtime() - t1;
+        replan(r, r->comms[k]);
+        n++;
+    }
+    if (out)
+        fflush(out);
+    snprintf(what, sizeof what, "verify %s np=%d", collop_name(coll), np);
+    progress(r, what, n, MPI_Wtime() - t0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and worst of the ratios of one arm over a collective's cases. */
+static int ratio_stats(const struct tune_run *r, int coll, int arm, double *median, double *worst,
+                       const struct tune_case **at, int *over)
+{
+    int n = 0;
+    double *v = calloc((size_t)r->ncases + 1, sizeof *v);
+    *worst = 0, *at = NULL, *over = 0;
+    for (int i = 0; v && i < r->ncases; i++) {
+        double x = r->cases[i].coll == coll ? vratio(&r->cases[i], arm) : -1;
+        if (x < 0)
+            continue;
+        v[n++] = x;
+        *over += x > 1.05;
+        if (x > *worst)
+            *worst = x, *at = &r->cases[i];
+    }
+    if (n)
+        qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *median = n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+    free(v);
+    return n;
+}
+
+static void summary(const struct tune_run *r, FILE *f, const char *prefix)
+{
+    int total = 0, total_over = 0;
+    fprintf(f, "#\n%sverification: time of auto over the vendor's, median and worst over the "
+               "measured sizes and np\n%s%-21s %5s  %-32s %5s  %-32s\n",
+            prefix, prefix, "collective", "sizes", "new table: median worst (at)",
+            ">5%", "built-in: median worst (at)");
+    for (int i = 0; i < r->ncolls; i++) {
+        double med[2], worst[2];
+        const struct tune_case *at[2];
+        int over[2], n = 0;
+        char cell[2][64], sz[32];
+        for (int j = 0; j < 2; j++) {
+            n = ratio_stats(r, r->colls[i], j ? V_BUILTIN : V_NEW, &med[j], &worst[j], &at[j],
+                            &over[j]);
+            if (at[j])
+                bench_format_bytes(at[j]->size, sz, sizeof sz);
+            snprintf(cell[j], sizeof cell[j], n ? "%.2f  %.2f (np=%d %s)" : "-", med[j],
+                     worst[j], at[j] ? r->nps[at[j]->k] : 0, at[j] ? sz : "");
+        }
+        if (!n)
+            continue;
+        fprintf(f, "%s%-21s %5d  %-32s %5d  %-32s\n", prefix, collop_name(r->colls[i]), n, cell[0],
+                over[0], cell[1]);
+        total += n, total_over += over[0];
+    }
+    fprintf(f, "%sauto with the new table is slower than the vendor by more than 5%% at %d of %d "
+               "measured cases\n",
+            prefix, total_over, total);
+}
+
+int tune_run_verify(struct tune_run *r, const char *rules, FILE *out, FILE *also)
+{
+    struct bench_arm arms[3];
+    verify_arms(arms, rules);
+    for (int k = r->nnps - 1; k >= 0; k--) {
+        for (int i = 0; r->comms[k] != MPI_COMM_NULL && i < r->ncolls; i++)
+            verify_block(r, r->colls[i], k, arms, out);
+        bench_quiet_barrier(MPI_COMM_WORLD);
+        replan(r, MPI_COMM_WORLD);
+    }
+    collshim_tune(NULL, NULL, 0);
+    if (r->rank == 0) {
+        if (out)
+            summary(r, out, "# ");
+        if (also)
+            summary(r, also, "# ");
+    }
+    return MPI_SUCCESS;
+}
