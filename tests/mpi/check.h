@@ -78,6 +78,7 @@ typedef void (*checker_fn)(const struct check_env *env, const char *coll, const 
 checker_fn checker_for(const char *coll);
 
 void check_reduction(const struct check_env *env, const char *coll, const char *alg); /* check_reduction.c */
+void check_reduction_cleanup(void); /* frees check_reduction's types and ops */
 void check_barrier(const struct check_env *env, const char *coll, const char *alg);   /* check_bcast.c */
 void check_bcast(const struct check_env *env, const char *coll, const char *alg);     /* check_bcast.c */
 void check_gather(const struct check_env *env, const char *coll, const char *alg);    /* check_gather.c (+v) */

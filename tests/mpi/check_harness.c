@@ -24,7 +24,9 @@ void check_begin(const struct check_env *env, struct check_case *c, const char *
     va_start(ap, fmt);
     vsnprintf(c->desc, sizeof c->desc, fmt, ap);
     va_end(ap);
-    snprintf(rules, sizeof rules, "%s @%s", coll, alg);
+    /* An explicit vendor fallback: where alg cannot run, the built-in
+     * table must not pick another algorithm instead. */
+    snprintf(rules, sizeof rules, "%s @%s; %s @vendor", coll, alg, coll);
     if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS)
         check_fail(c, "collshim_tune(\"%s\") failed: %s", rules, err);
     c->calls_before = collshim_algorithm_calls(coll, expect_alg ? alg : "vendor");
@@ -126,6 +128,7 @@ static MPI_Datatype strided_type = MPI_DATATYPE_NULL;
 
 void check_cleanup(void)
 {
+    check_reduction_cleanup();
     if (strided_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&strided_type);
 }

@@ -52,9 +52,22 @@ static void matmul_op(void *in, void *inout, int *len, MPI_Datatype *type)
         matmul((uint32_t *)in + 4 * k, (uint32_t *)inout + 4 * k);
 }
 
+/* Created once, on first use; freed by check_reduction_cleanup. */
+static MPI_Datatype mat_type = MPI_DATATYPE_NULL;
+static MPI_Op mat_op = MPI_OP_NULL, strided_op = MPI_OP_NULL;
+
+void check_reduction_cleanup(void)
+{
+    if (mat_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&mat_type);
+    if (mat_op != MPI_OP_NULL)
+        MPI_Op_free(&mat_op);
+    if (strided_op != MPI_OP_NULL)
+        MPI_Op_free(&strided_op);
+}
+
 static MPI_Datatype kind_type(enum kind k)
 {
-    static MPI_Datatype mat = MPI_DATATYPE_NULL;
     switch (k) {
     case K_INT_SUM: case K_INT_MAX: return MPI_INT;
     case K_DBL_EXACT: case K_DBL_ROUND: return MPI_DOUBLE;
@@ -62,11 +75,11 @@ static MPI_Datatype kind_type(enum kind k)
     case K_STRIDED: return type_strided_int();
     case K_INT8: return MPI_INT8_T;
     case K_MATMUL:
-        if (mat == MPI_DATATYPE_NULL) {
-            MPI_Type_contiguous(4, MPI_UINT32_T, &mat);
-            MPI_Type_commit(&mat);
+        if (mat_type == MPI_DATATYPE_NULL) {
+            MPI_Type_contiguous(4, MPI_UINT32_T, &mat_type);
+            MPI_Type_commit(&mat_type);
         }
-        return mat;
+        return mat_type;
     default: return MPI_DATATYPE_NULL;
     }
 }
@@ -82,18 +95,17 @@ static void strided_sum_op(void *in, void *inout, int *len, MPI_Datatype *type)
 
 static MPI_Op kind_op(enum kind k)
 {
-    static MPI_Op mat = MPI_OP_NULL, strided = MPI_OP_NULL;
     switch (k) {
     case K_STRIDED:
-        if (strided == MPI_OP_NULL)
-            MPI_Op_create(strided_sum_op, 1, &strided);
-        return strided;
+        if (strided_op == MPI_OP_NULL)
+            MPI_Op_create(strided_sum_op, 1, &strided_op);
+        return strided_op;
     case K_INT_MAX: return MPI_MAX;
     case K_MINLOC: return MPI_MINLOC;
     case K_MATMUL:
-        if (mat == MPI_OP_NULL)
-            MPI_Op_create(matmul_op, 0, &mat);
-        return mat;
+        if (mat_op == MPI_OP_NULL)
+            MPI_Op_create(matmul_op, 0, &mat_op);
+        return mat_op;
     default: return MPI_SUM;
     }
 }
