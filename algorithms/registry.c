@@ -132,6 +132,9 @@
     X(reduce, linear, 0,                                                      \
       "Cost = (p - 1) (alpha + n beta + n gamma)",                           \
       "root receives from every rank at once and folds in rank order; tiny p") \
+    X(reduce, rabenseifner, 0,                                                 \
+      "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ alpha + n beta + n gamma if p not pow2)", \
+      "recursive-halving reduce-scatter then binomial gather to the root; long vectors") \
     /* ---- allreduce ---- */                                                 \
     X(allreduce, recursive_doubling, 0,                                       \
       "Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma (+2(alpha+n beta) if p not pow2)", \
@@ -139,8 +142,44 @@
     X(allreduce, reduce_bcast, 0,                                             \
       "Cost = 2 ceil(lg p) alpha + 2 ceil(lg p) n beta + ceil(lg p) n gamma", \
       "binomial reduce to rank 0 then binomial broadcast; the baseline") \
+    X(allreduce, rabenseifner, 0,                                              \
+      "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + 2n beta + n gamma if p not pow2)", \
+      "recursive-halving reduce-scatter + recursive-doubling allgather, rank order; medium/long") \
+    X(allreduce, ring, ALG_NEEDS_COMMUTATIVE,                                  \
+      "Cost = 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ 2(p-1) alpha per extra segment)", \
+      "segmented ring reduce-scatter + ring allgather (seg=, 64k); long vectors") \
     /* ---- reduce_scatter ---- */                                                 \
+    X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
+      "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
+      "halves the blocks still owned with partners p/2, ..., 1 apart; medium/long vectors") \
+    X(reduce_scatter, pairwise, 0,                                             \
+      "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma",                   \
+      "p-1 sendrecvs straight to each block owner, rank order kept; long or uneven blocks") \
+    X(reduce_scatter, ring, ALG_NEEDS_COMMUTATIVE,                             \
+      "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma (+ (p-1) alpha per extra segment)", \
+      "segmented neighbour ring, reduction overlapping transfers (seg=, 64k); long vectors") \
+    X(reduce_scatter, recursive_doubling, 0,                                   \
+      "Cost = lg(p) alpha + n(lg(p) - 2(p-1)/p + lg(p)/p)(beta + gamma) (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
+      "order-preserving doubling sending what the partner still needs; non-commutative ops") \
+    X(reduce_scatter, reduce_scatterv, 0,                                      \
+      "Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma", \
+      "binomial reduce to rank 0 then binomial scatter of the blocks; tiny vectors, any op") \
     /* ---- reduce_scatter_block ---- */                                                 \
+    X(reduce_scatter_block, recursive_halving, ALG_NEEDS_COMMUTATIVE,          \
+      "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
+      "halves the blocks still owned with partners p/2, ..., 1 apart; medium/long vectors") \
+    X(reduce_scatter_block, pairwise, 0,                                       \
+      "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma",                   \
+      "p-1 sendrecvs straight to each block owner, rank order kept; long or uneven blocks") \
+    X(reduce_scatter_block, ring, ALG_NEEDS_COMMUTATIVE,                       \
+      "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma (+ (p-1) alpha per extra segment)", \
+      "segmented neighbour ring, reduction overlapping transfers (seg=, 64k); long vectors") \
+    X(reduce_scatter_block, recursive_doubling, 0,                             \
+      "Cost = lg(p) alpha + n(lg(p) - 2(p-1)/p + lg(p)/p)(beta + gamma) (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
+      "order-preserving doubling sending what the partner still needs; non-commutative ops") \
+    X(reduce_scatter_block, reduce_scatterv, 0,                                \
+      "Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma", \
+      "binomial reduce to rank 0 then binomial scatter of the blocks; tiny vectors, any op") \
     /* ---- scan ---- */                                                 \
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \

@@ -1,0 +1,93 @@
+/* rabenseifner.c - reduce-scatter by recursive halving at distances 1, 2,
+ * 4, ... and its mirror images, allgather and gather by recursive doubling
+ * at distances pof2/2, ..., 1 (Rabenseifner 2004; Thakur, Rabenseifner &
+ * Gropp 2005, section 4.5). Shared by allreduce_rabenseifner and
+ * reduce_rabenseifner.
+ *
+ * Halving at distance 1 first (not p/2 first as in Thakur's figure) makes
+ * every exchange merge two adjacent aligned groups of ranks, so the lower
+ * group's partial goes on the left and any op keeps rank order; the price
+ * is that rank v ends with chunk bit-reverse(v), which the mirrored
+ * doubling undoes:
+ *
+ *   pof2 = 4, chunks ABCD   halve d=1: 0,1 split {AB|CD}; d=2: {A|B} ...
+ *     after: rank 0 A, rank 1 C, rank 2 B, rank 3 D (bit-reversed)
+ *   allgather d=2: 0<->2 {A,B}, 1<->3 {C,D}; d=1: 0<->1, 2<->3 {ABCD}
+ *
+ * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (reduce-scatter),
+ *        lg(p) alpha + n(p-1)/p beta (allgather or gather)
+ * on p = 2^k virtual ranks. */
+#include "rabenseifner.h"
+#include "buf.h"
+#include "p2p.h"
+#include "rs_core.h"
+#include "rs_pattern.h"
+
+static int steps_of(const struct coll_args *a)
+{
+    return pat_ceil_log2(pat_pow2_floor(a->size));
+}
+
+/* Element range of virtual rank v after k halving steps. */
+static void range(const struct coll_args *a, int v, int k, int *off, int *len)
+{
+    int pof2 = pat_pow2_floor(a->size), lo, n;
+    rsp_halving_range(v, k, pof2, &lo, &n);
+    *off = pat_block_offset(a->count, pof2, lo);
+    *len = pat_block_offset(a->count, pof2, lo + n) - *off;
+}
+
+void rab_final_range(const struct coll_args *a, int vrank, int *off, int *len)
+{
+    range(a, vrank, steps_of(a), off, len);
+}
+
+int rab_reduce_scatter(const struct coll_args *a, int vrank, void **acc, void **scratch)
+{
+    MPI_Datatype t = a->datatype;
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < steps_of(a) && !err; i++) {
+        int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size);
+        int koff, klen, goff, glen;
+        range(a, vrank, i + 1, &koff, &klen);
+        range(a, vpeer, i + 1, &goff, &glen);
+        err = p2p_sendrecv(buf_at(*acc, goff, t), glen, t, peer, buf_at(*scratch, koff, t), klen,
+                           t, peer, a);
+        if (!err)
+            err = rs_combine(a, vpeer < vrank, 1, &koff, &klen, acc, scratch);
+    }
+    return err;
+}
+
+int rab_allgather(const struct coll_args *a, int vrank, void *buf)
+{
+    MPI_Datatype t = a->datatype;
+    int err = MPI_SUCCESS;
+    for (int i = steps_of(a) - 1; i >= 0 && !err; i--) {
+        int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size);
+        int moff, mlen, poff, plen;
+        range(a, vrank, i + 1, &moff, &mlen);
+        range(a, vpeer, i + 1, &poff, &plen);
+        err = p2p_sendrecv(buf_at(buf, moff, t), mlen, t, peer, buf_at(buf, poff, t), plen, t,
+                           peer, a);
+    }
+    return err;
+}
+
+/* Ranks whose distance to vroot has bit i as its highest bit send at
+ * step i and are done; the others receive and grow their range. */
+int rab_gather(const struct coll_args *a, int vrank, int vroot, void *buf)
+{
+    MPI_Datatype t = a->datatype;
+    int err = MPI_SUCCESS;
+    for (int i = steps_of(a) - 1; i >= 0 && !err; i--) {
+        int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size), off, len;
+        if ((vrank ^ vroot) & (1 << i)) {
+            range(a, vrank, i + 1, &off, &len);
+            return p2p_send(buf_at(buf, off, t), len, t, peer, a);
+        }
+        range(a, vpeer, i + 1, &off, &len);
+        err = p2p_recv(buf_at(buf, off, t), len, t, peer, a);
+    }
+    return err;
+}

@@ -1,0 +1,159 @@
+/* rs_blocks.c - what the reduce-scatter cores share: the block layout of
+ * the vector, the power-of-two fold in and out (and the driver around the
+ * cores that work on folded virtual ranks), and the adapter that runs a
+ * core for reduce_scatter_block. */
+#include "rs_core.h"
+#include "buf.h"
+#include "p2p.h"
+#include "rs_pattern.h"
+
+#include <stdlib.h>
+
+int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
+{
+    b->p = p;
+    b->counts = counts;
+    b->owned = b->displs = malloc((size_t)(p + 1) * sizeof(int));
+    if (!b->displs)
+        return MPI_ERR_NO_MEM;
+    b->displs[0] = 0;
+    for (int i = 0; i < p; i++)
+        b->displs[i + 1] = b->displs[i] + counts[i];
+    return MPI_SUCCESS;
+}
+
+int rs_blocks_even(struct rs_blocks *b, int count, int p)
+{
+    int *all = malloc((size_t)(2 * p + 1) * sizeof(int));
+    if (!all)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < p; i++) {
+        all[i] = pat_block_count(count, p, i);
+        all[p + i] = pat_block_offset(count, p, i);
+    }
+    all[2 * p] = count;
+    *b = (struct rs_blocks){.p = p, .counts = all, .displs = all + p, .owned = all};
+    return MPI_SUCCESS;
+}
+
+void rs_blocks_free(struct rs_blocks *b)
+{
+    free(b->owned);
+    b->owned = b->displs = NULL;
+}
+
+int rs_blocks_max(const struct rs_blocks *b)
+{
+    int max = 0;
+    for (int i = 0; i < b->p; i++)
+        if (b->counts[i] > max)
+            max = b->counts[i];
+    return max;
+}
+
+int rs_blocks_voffset(const struct rs_blocks *b, int v)
+{
+    return b->displs[rsp_vblock_first(v, b->p)];
+}
+
+const void *rs_source(const struct coll_args *a)
+{
+    return a->in_place ? a->recvbuf : a->sendbuf;
+}
+
+int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scratch,
+               int count)
+{
+    if (a->rank % 2 == 0)
+        return p2p_send(src, count, a->datatype, a->rank + 1, a);
+    int err = p2p_recv(scratch, count, a->datatype, a->rank - 1, a);
+    return err ? err : buf_reduce(scratch, acc, count, a->datatype, a->op);
+}
+
+int rs_fold_back(const struct coll_args *a, void *buf, int count)
+{
+    if (a->rank % 2 == 0)
+        return p2p_recv(buf, count, a->datatype, a->rank + 1, a);
+    return p2p_send(buf, count, a->datatype, a->rank - 1, a);
+}
+
+int rs_fold_out(const struct coll_args *a, const struct rs_blocks *b, const void *acc)
+{
+    MPI_Datatype t = a->datatype;
+    int r = a->rank, rem = a->size - pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    if (r < 2 * rem && r % 2 == 0)
+        return p2p_recv(a->recvbuf, b->counts[r], t, r + 1, a);
+    if (r < 2 * rem)
+        err = p2p_send(buf_at(acc, b->displs[r - 1], t), b->counts[r - 1], t, r - 1, a);
+    if (!err)
+        err = buf_copy(buf_at(acc, b->displs[r], t), b->counts[r], t, a->recvbuf, b->counts[r], t);
+    return err;
+}
+
+int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const int *off,
+               const int *len, void **acc, void **scratch)
+{
+    MPI_Datatype t = a->datatype;
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < n && !err; i++) {
+        void *mine = buf_at(*acc, off[i], t), *theirs = buf_at(*scratch, off[i], t);
+        err = peer_is_lower ? buf_reduce(theirs, mine, len[i], t, a->op)
+                            : buf_reduce(mine, theirs, len[i], t, a->op);
+    }
+    if (!peer_is_lower) {
+        void *x = *acc;
+        *acc = *scratch;
+        *scratch = x;
+    }
+    return err;
+}
+
+/* Fold, let the survivors run body over virtual blocks, unfold. */
+static int folded(const struct coll_args *a, const struct rs_blocks *b, rs_virtual_fn body)
+{
+    int total = b->displs[a->size], rem = a->size - pat_pow2_floor(a->size);
+    int vrank = pat_fold_virtual(a->rank, a->size), err;
+    void *acc, *scratch, *abase = NULL, *sbase = NULL;
+    if (vrank < 0) { /* folded away: hand the vector over, get the block back */
+        err = rs_fold_in(a, rs_source(a), NULL, NULL, total);
+        return err ? err : rs_fold_out(a, b, NULL);
+    }
+    err = buf_alloc_checked(total, a->datatype, &acc, &abase);
+    if (!err)
+        err = buf_alloc_checked(total, a->datatype, &scratch, &sbase);
+    if (!err)
+        err = buf_copy(rs_source(a), total, a->datatype, acc, total, a->datatype);
+    if (!err && a->rank < 2 * rem)
+        err = rs_fold_in(a, NULL, acc, scratch, total);
+    if (!err)
+        err = body(a, b, vrank, &acc, &scratch);
+    if (!err)
+        err = rs_fold_out(a, b, acc);
+    buf_free(abase);
+    buf_free(sbase);
+    return err;
+}
+
+int rs_folded_run(const struct coll_args *a, const int *counts, rs_virtual_fn body)
+{
+    struct rs_blocks b;
+    int err = rs_blocks_init(&b, counts, a->size);
+    if (err)
+        return err;
+    if (b.displs[a->size] > 0)
+        err = folded(a, &b, body);
+    rs_blocks_free(&b);
+    return err;
+}
+
+int rs_block_run(const struct coll_args *a, rs_core_fn core)
+{
+    int *counts = malloc((size_t)a->size * sizeof(int)), err;
+    if (!counts)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < a->size; i++)
+        counts[i] = a->recvcount;
+    err = core(a, counts);
+    free(counts);
+    return err;
+}

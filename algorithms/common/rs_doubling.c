@@ -1,0 +1,78 @@
+/* rs_doubling.c - order-preserving reduce-scatter by recursive doubling
+ * (after Thakur, Rabenseifner & Gropp 2005, section 4.4, non-commutative
+ * case), the core of reduce_scatter_recursive_doubling and
+ * reduce_scatter_block_recursive_doubling. Any op.
+ *
+ * At distance m = 1, 2, 4, ... rank v merges with the aligned group of m
+ * ranks next to its own. Each side holds the partial over its group of
+ * every block still needed; it sends the partner what the partner still
+ * needs (the partner's own block and every block outside the merged
+ * group of 2m, rsp_needed_ranges) and combines what it receives with the
+ * lower group's partial on the left, so every block is reduced in rank
+ * order:
+ *
+ *   p = 4     m=1: 0<->1 send all but own block     groups {01} {23}
+ *             m=2: 0<->2 send own block only        groups {0123}
+ *
+ * The up to three ranges per exchange travel as one indexed datatype over
+ * the full-length temporary. Non-power-of-two p: the first 2r ranks fold
+ * pairwise (even sends its vector to odd, which reduces lower-left), the
+ * 2^floor(lg p) survivors run the doubling over virtual blocks, and each
+ * odd survivor hands its even neighbour its block at the end.
+ *
+ * Cost = lg(p) alpha + n(lg(p) - 2(p-1)/p + lg(p)/p) beta + n(lg(p) - 2(p-1)/p + lg(p)/p) gamma
+ *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
+ * Wins for non-commutative ops on short to medium vectors, where lg(p)
+ * latency beats the order-preserving reduce-then-scatter. */
+#include "rs_core.h"
+#include "buf.h"
+#include "p2p.h"
+#include "rs_pattern.h"
+
+/* The element ranges of virtual blocks virtual rank t still needs after
+ * merging at distance m, as one indexed type over a full vector. */
+static int needed_type(const struct coll_args *a, const struct rs_blocks *b, int t, int m,
+                       int *off, int *len, MPI_Datatype *type)
+{
+    int lo[3], hi[3], n = rsp_needed_ranges(t, m, pat_pow2_floor(a->size), lo, hi), err;
+    for (int i = 0; i < n; i++) {
+        off[i] = rs_blocks_voffset(b, lo[i]);
+        len[i] = hi[i] > lo[i] ? rs_blocks_voffset(b, hi[i]) - off[i] : 0;
+    }
+    err = PMPI_Type_indexed(n, len, off, a->datatype, type);
+    if (!err && (err = PMPI_Type_commit(type)))
+        PMPI_Type_free(type);
+    return err;
+}
+
+static int exchange(const struct coll_args *a, const struct rs_blocks *b, int vrank, int m,
+                    void **acc, void **scratch)
+{
+    int vpeer = vrank ^ m, peer = pat_fold_real(vpeer, a->size), err;
+    int soff[3], slen[3], roff[3], rlen[3];
+    MPI_Datatype stype, rtype;
+    if ((err = needed_type(a, b, vpeer, m, soff, slen, &stype)))
+        return err;
+    if (!(err = needed_type(a, b, vrank, m, roff, rlen, &rtype))) {
+        err = p2p_sendrecv(*acc, 1, stype, peer, *scratch, 1, rtype, peer, a);
+        if (!err)
+            err = rs_combine(a, vpeer < vrank, 3, roff, rlen, acc, scratch);
+        PMPI_Type_free(&rtype);
+    }
+    PMPI_Type_free(&stype);
+    return err;
+}
+
+static int doubling(const struct coll_args *a, const struct rs_blocks *b, int vrank, void **acc,
+                    void **scratch)
+{
+    int err = MPI_SUCCESS;
+    for (int m = 1; m < pat_pow2_floor(a->size) && !err; m *= 2)
+        err = exchange(a, b, vrank, m, acc, scratch);
+    return err;
+}
+
+int rs_doubling(const struct coll_args *a, const int *counts)
+{
+    return rs_folded_run(a, counts, doubling);
+}

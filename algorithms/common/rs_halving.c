@@ -1,0 +1,52 @@
+/* rs_halving.c - reduce-scatter by recursive halving (Thakur, Rabenseifner
+ * & Gropp 2005, section 4.4), the core of reduce_scatter_recursive_halving
+ * and reduce_scatter_block_recursive_halving. Commutative ops only.
+ *
+ * At distance m = p/2, p/4, ..., 1 every rank swaps half of the blocks it
+ * is still responsible for with the rank m away: it sends the half the
+ * partner's side needs, receives the partner's partial of its own half and
+ * reduces it in. After lg p steps each rank holds its own block:
+ *
+ *   p = 4, blocks 0123:  m=2: 0<->2, 1<->3 swap halves {01 | 23}
+ *                        m=1: 0<->1, 2<->3 swap quarters
+ *
+ * The contributions of a block arrive in the order of the exchanges, not
+ * in rank order: hence commutative ops only (recursive_doubling keeps the
+ * order). Non-power-of-two p: the first 2r ranks (r = p - 2^floor(lg p))
+ * fold pairwise first (even sends its vector to odd), the 2^floor(lg p)
+ * survivors halve over "virtual blocks" (a folded pair's two blocks count
+ * as one, rsp_vblock_first), and each odd survivor hands the even rank its
+ * block at the end.
+ *
+ * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma
+ *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
+ * Wins for medium and large vectors: bandwidth-optimal with lg(p) steps. */
+#include "rs_core.h"
+#include "buf.h"
+#include "p2p.h"
+#include "rs_pattern.h"
+
+/* Halve over the virtual blocks; acc ends with virtual block vrank. */
+static int halve(const struct coll_args *a, const struct rs_blocks *b, int vrank, void **accp,
+                 void **scratchp)
+{
+    void *acc = *accp, *scratch = *scratchp;
+    MPI_Datatype t = a->datatype;
+    int err = MPI_SUCCESS;
+    for (int m = pat_pow2_floor(a->size) / 2; m >= 1 && !err; m /= 2) {
+        int lo = vrank & ~(2 * m - 1), keep = lo + (vrank & m), give = lo + m - (vrank & m);
+        int k0 = rs_blocks_voffset(b, keep), k1 = rs_blocks_voffset(b, keep + m);
+        int g0 = rs_blocks_voffset(b, give), g1 = rs_blocks_voffset(b, give + m);
+        int peer = pat_fold_real(vrank ^ m, a->size);
+        err = p2p_sendrecv(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
+                           k1 - k0, t, peer, a);
+        if (!err)
+            err = buf_reduce(buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
+    }
+    return err;
+}
+
+int rs_halving(const struct coll_args *a, const int *counts)
+{
+    return rs_folded_run(a, counts, halve);
+}

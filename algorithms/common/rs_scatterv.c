@@ -1,0 +1,79 @@
+/* rs_scatterv.c - reduce-scatter as a reduce to rank 0 followed by a
+ * scatterv of the blocks, the core of reduce_scatter_reduce_scatterv and
+ * reduce_scatter_block_reduce_scatterv. Any op, any p: the simple,
+ * always-correct one.
+ *
+ * The whole vector is reduced to rank 0 along the binomial tree of
+ * reduce_tree_binomial (reduce_tree.h), which applies the op in rank
+ * order; rank 0 then hands out the blocks along a binomial tree: each rank
+ * receives the blocks of its subtree [r, r + lowbit(r)) from its parent in
+ * one message and passes each child its share, largest subtree first.
+ *
+ *   p = 8 scatter:  0 -> 4 {4..7}, 0 -> 2 {2,3}, 0 -> 1 {1}
+ *                   4 -> 6 {6,7}, 4 -> 5 {5}, 2 -> 3 {3}, 6 -> 7 {7}
+ *
+ * Each block is reduced once, at rank 0, so results are reproducible.
+ *
+ * Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma
+ * Wins for short vectors, and is the fallback for any op and p. */
+#include "rs_core.h"
+#include "buf.h"
+#include "p2p.h"
+#include "pattern.h"
+#include "reduce_tree.h"
+
+/* Elements of blocks [first, end) with end clipped to p. */
+static int span(const struct rs_blocks *b, int first, int end)
+{
+    return b->displs[end < b->p ? end : b->p] - b->displs[first];
+}
+
+/* Pass each child of rank r its subtree's blocks out of stage, which
+ * holds blocks [r, ...) from its start. */
+static int to_children(const struct coll_args *a, const struct rs_blocks *b, const void *stage)
+{
+    int r = a->rank, err = MPI_SUCCESS;
+    for (int m = pat_binomial_mask(r, a->size) / 2; m >= 1 && !err; m /= 2)
+        if (r + m < a->size)
+            err = p2p_send(buf_at(stage, b->displs[r + m] - b->displs[r], a->datatype),
+                           span(b, r + m, r + 2 * m), a->datatype, r + m, a);
+    return err;
+}
+
+/* Binomial scatter from rank 0, where full holds the reduced vector. */
+static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *full)
+{
+    MPI_Datatype t = a->datatype;
+    int r = a->rank, my = b->counts[r], n = span(b, r, r + pat_binomial_mask(r, a->size));
+    void *stage = full, *base = NULL;
+    int err = MPI_SUCCESS;
+    if (r > 0) {
+        stage = n == my ? a->recvbuf : NULL;
+        if (!stage)
+            err = buf_alloc_checked(n, t, &stage, &base);
+        if (!err)
+            err = p2p_recv(stage, n, t, pat_binomial_parent(r), a);
+    }
+    if (!err)
+        err = to_children(a, b, stage);
+    if (!err && stage != a->recvbuf)
+        err = buf_copy(stage, my, t, a->recvbuf, my, t);
+    buf_free(base);
+    return err;
+}
+
+int rs_scatterv(const struct coll_args *a, const int *counts)
+{
+    struct rs_blocks b;
+    void *full = NULL, *base = NULL;
+    int err = rs_blocks_init(&b, counts, a->size), total = err ? 0 : b.displs[a->size];
+    if (!err && total > 0 && a->rank == 0)
+        err = buf_alloc_checked(total, a->datatype, &full, &base);
+    if (!err && total > 0)
+        err = reduce_tree_binomial(rs_source(a), full, total, a->datatype, a->op, 0, a);
+    if (!err && total > 0)
+        err = scatter(a, &b, full);
+    buf_free(base);
+    rs_blocks_free(&b);
+    return err;
+}

@@ -1,0 +1,83 @@
+/* reduce_rabenseifner.c - Rabenseifner's reduce: reduce-scatter by
+ * recursive halving, then a binomial gather of the chunks to the root
+ * (Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, section 4.5).
+ *
+ * The reduce-scatter is allreduce_rabenseifner's (common/rabenseifner.c):
+ * halving at distances 1, 2, 4, ... leaves every rank one fully reduced
+ * chunk; the gather retraces the exchanges in reverse towards the root,
+ * each rank sending everything it has gathered once its distance to the
+ * root has its highest bit at the current step:
+ *
+ *   p = 4, root 0   gather  d=2: 2->0, 3->1 (one chunk each)
+ *                           d=1: 1->0 (two chunks)
+ *
+ * Any op, in rank order: every exchange of the reduce-scatter merges
+ * adjacent groups of ranks, the lower one on the left. Any root; in place
+ * at the root (its input is then in recvbuf). Non-power-of-two p: the
+ * first 2r ranks (r = p - 2^floor(lg p)) fold pairwise (even sends its
+ * vector to odd, which reduces lower-left); when the root is one of the
+ * folded-away even ranks the chunks are gathered at its odd neighbour,
+ * which sends it the result.
+ *
+ * Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma
+ *        (+ alpha + n beta + n gamma when p is not a power of two,
+ *         + alpha + n beta more when the root is folded away)
+ * Wins for long vectors, where the binomial tree's n lg(p) beta and
+ * n lg(p) gamma hurt. */
+#include "../common/buf.h"
+#include "../common/p2p.h"
+#include "../common/pattern.h"
+#include "../common/rabenseifner.h"
+#include "../common/rs_core.h"
+
+/* The rank the chunks are gathered at: the root, or its odd neighbour
+ * when the root is folded away. */
+static int holder_of(const struct coll_args *a)
+{
+    int rem = a->size - pat_pow2_floor(a->size);
+    return a->root < 2 * rem && a->root % 2 == 0 ? a->root + 1 : a->root;
+}
+
+static int survivor(const struct coll_args *a, int vrank, void *acc, void *scratch)
+{
+    void *res = a->rank == a->root ? a->recvbuf : acc;
+    int holder = holder_of(a), off, len, err = rab_reduce_scatter(a, vrank, &acc, &scratch);
+    rab_final_range(a, vrank, &off, &len);
+    if (!err && acc != res)
+        err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,
+                       buf_at(res, off, a->datatype), len, a->datatype);
+    if (!err)
+        err = rab_gather(a, vrank, pat_fold_virtual(holder, a->size), res);
+    if (!err && a->rank == holder && holder != a->root)
+        err = p2p_send(res, a->count, a->datatype, a->root, a);
+    return err;
+}
+
+int reduce_rabenseifner(const struct coll_args *a)
+{
+    int rem = a->size - pat_pow2_floor(a->size), vrank = pat_fold_virtual(a->rank, a->size);
+    int is_root = a->rank == a->root, err = MPI_SUCCESS;
+    const void *src = a->in_place && is_root ? a->recvbuf : a->sendbuf;
+    void *acc = NULL, *scratch = NULL, *abase = NULL, *sbase = NULL;
+
+    if (a->size == 1 || a->count == 0)
+        return is_root ? buf_copy(src, a->count, a->datatype, a->recvbuf, a->count, a->datatype)
+                       : MPI_SUCCESS;
+    if (vrank >= 0) {
+        err = buf_alloc_checked(a->count, a->datatype, &scratch, &sbase);
+        acc = a->recvbuf;
+        if (!err && !is_root)
+            err = buf_alloc_checked(a->count, a->datatype, &acc, &abase);
+        if (!err)
+            err = buf_copy(src, a->count, a->datatype, acc, a->count, a->datatype);
+    }
+    if (!err && a->rank < 2 * rem)
+        err = rs_fold_in(a, src, acc, scratch, a->count);
+    if (!err && vrank >= 0)
+        err = survivor(a, vrank, acc, scratch);
+    if (!err && is_root && holder_of(a) != a->root)
+        err = p2p_recv(a->recvbuf, a->count, a->datatype, holder_of(a), a);
+    buf_free(abase);
+    buf_free(sbase);
+    return err;
+}

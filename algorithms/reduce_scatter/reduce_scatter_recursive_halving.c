@@ -1,0 +1,28 @@
+/* reduce_scatter_recursive_halving.c - reduce-scatter by recursive halving
+ * (Thakur, Rabenseifner & Gropp 2005).
+ *
+ * At distances p/2, p/4, ..., 1 each rank swaps half of the blocks it is
+ * still responsible for with its partner and reduces the partner's
+ * partial of the half it keeps:
+ *
+ *   p = 4, blocks 0123   d=2: 0<->2, 1<->3 swap {01 | 23}
+ *                        d=1: 0<->1, 2<->3 swap single blocks
+ *
+ * A block's contributions arrive in exchange order, not rank order:
+ * commutative ops only (declared in the registry). Non-power-of-two p:
+ * the first 2r ranks (r = p - 2^floor(lg p)) fold pairwise into the odd
+ * rank, the survivors halve over virtual blocks (a folded pair's two
+ * blocks as one), and each odd survivor hands its even neighbour its
+ * block at the end.
+ *
+ * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma
+ *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
+ * n = bytes of the whole vector (sum of recvcounts).
+ * Wins for medium and long vectors with commutative ops:
+ * bandwidth-optimal in lg(p) steps. */
+#include "../common/rs_core.h"
+
+int reduce_scatter_recursive_halving(const struct coll_args *a)
+{
+    return rs_halving(a, a->recvcounts);
+}

@@ -1,0 +1,26 @@
+/* reduce_scatter_ring.c - reduce-scatter by segmented ring (Patarasuk & Yuan
+ * 2009).
+ *
+ * In step s = 0 .. p-2 rank r receives from r-1 the partial of block
+ * r-s-2, reduces its own input block into it and passes it on to r+1;
+ * after p-1 steps block r is complete at rank r:
+ *
+ *   p = 3   s=0: 0->1 blk 2, 1->2 blk 0, 2->0 blk 1
+ *           s=1: 0->1 blk 1, 1->2 blk 2, 2->0 blk 0   (final)
+ *
+ * Blocks travel in segments of a->params.seg bytes (default 64k): all
+ * receives of a step are posted before the first segment is reduced and
+ * each finished segment is forwarded at once. A partial wraps around
+ * rank 0: commutative ops only. Any p.
+ *
+ * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
+ *        (+ (p-1) alpha per extra segment of a block)
+ * n = bytes of the whole vector (sum of recvcounts).
+ * Wins for long vectors: bandwidth-optimal, neighbour traffic only,
+ * and the reduction overlaps the transfers. */
+#include "../common/rs_core.h"
+
+int reduce_scatter_ring(const struct coll_args *a)
+{
+    return rs_ring(a, a->recvcounts);
+}

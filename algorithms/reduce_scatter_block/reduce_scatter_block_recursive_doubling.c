@@ -1,0 +1,31 @@
+/* reduce_scatter_block_recursive_doubling.c - reduce-scatter with equal
+ * blocks by order-preserving recursive doubling (after Thakur, Rabenseifner
+ * & Gropp 2005, non-commutative case).
+ *
+ * At distances 1, 2, 4, ... each rank merges its group with the adjacent
+ * one: it sends the partner every block the partner still needs (its own
+ * and all blocks outside the merged group) and combines what it receives
+ * with the lower group's partial on the left, so any op stays in rank
+ * order:
+ *
+ *   p = 4   d=1: 0<->1, 2<->3 send all blocks but the sender's own
+ *           d=2: 0<->2, 1<->3 send the partner's block only
+ *
+ * Non-power-of-two p: the first 2r ranks fold pairwise (even into odd,
+ * lower-left), the survivors double over virtual blocks, and each odd
+ * survivor hands its even neighbour its block at the end.
+ *
+ * The core is reduce_scatter_recursive_doubling's (common/rs_doubling.c), run on
+ * p blocks of recvcount elements.
+ *
+ * Cost = lg(p) alpha + n(lg(p) - 2(p-1)/p + lg(p)/p) (beta + gamma)
+ *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
+ * n = bytes of the whole vector (p * recvcount elements).
+ * Wins for short and medium vectors with non-commutative ops: lg(p)
+ * steps instead of reduce_scatterv's 2 lg(p). */
+#include "../common/rs_core.h"
+
+int reduce_scatter_block_recursive_doubling(const struct coll_args *a)
+{
+    return rs_block_run(a, rs_doubling);
+}

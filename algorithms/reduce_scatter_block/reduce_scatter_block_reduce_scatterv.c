@@ -1,0 +1,23 @@
+/* reduce_scatter_block_reduce_scatterv.c - reduce-scatter with equal blocks
+ * by binomial reduce of the whole vector to rank 0, then a binomial scatter
+ * of the blocks.
+ *
+ *   reduce   (reduce_tree_binomial, in rank order)   1->0, 3->2, 2->0 ...
+ *   scatter  0 -> 4 {4..7}, 0 -> 2 {2,3}, 0 -> 1 {1}, 4 -> 6 {6,7} ...
+ *
+ * Any op (the tree keeps rank order), any p; each block is reduced once,
+ * at rank 0. The simple, always-correct one.
+ *
+ * The core is reduce_scatter_reduce_scatterv's (common/rs_scatterv.c), run on
+ * p blocks of recvcount elements.
+ *
+ * Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma
+ * n = bytes of the whole vector (p * recvcount elements).
+ * Wins for very short vectors, where 2 ceil(lg p) latencies are all
+ * that counts; the fallback for anything. */
+#include "../common/rs_core.h"
+
+int reduce_scatter_block_reduce_scatterv(const struct coll_args *a)
+{
+    return rs_block_run(a, rs_scatterv);
+}
