@@ -251,12 +251,19 @@ static void compare_ints(struct check_case *cc, const int *got, const int *want,
         }
 }
 
-/* MPICH 4.0.2's MPI_Allgatherv on a one-rank communicator copies the
- * block to the start of recvbuf, ignoring displs[0]. */
-static int vendor_comparable(const struct check_env *env, const struct gcase *g)
+/* Where the vendor cannot serve as a reference. MPICH 4.0.2's
+ * MPI_Allgatherv (a) on a one-rank communicator copies the block to the
+ * start of recvbuf, ignoring displs[0]; (b) with type maps that differ
+ * between ranks fails for large blocks ("Message truncated" in
+ * MPIR_Allgatherv_intra_ring at 100003 ints, a hang at other times; fine
+ * at 20000). The values computed from the inputs are checked regardless. */
+static int vendor_usable(const struct check_env *env, const struct gcase *g)
 {
-    return !(env->size == 1 && g->kind == K_ALLGATHER && g->v && g->lay.displs[0] != 0 &&
-             !strcmp(collshim_flavour(), "mpich"));
+    if (g->kind != K_ALLGATHER || !g->v || strcmp(collshim_flavour(), "mpich"))
+        return 1;
+    if (env->size == 1 && g->lay.displs[0] != 0)
+        return 0;
+    return g->m == T_INT || g->m == T_STRIDED || env->size == 1;
 }
 
 static void verify(const struct check_env *env, struct check_case *cc, const struct gcase *g,
@@ -271,7 +278,7 @@ static void verify(const struct check_env *env, struct check_case *cc, const str
     if (!(b->image = expected_image(env, g, b, &n)))
         return;
     compare_ints(cc, result, b->image, n, "computed from the inputs");
-    if (vendor_comparable(env, g))
+    if (vendor_usable(env, g))
         compare_ints(cc, result, b->ref, n, "the vendor's");
 }
 
@@ -305,9 +312,12 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
     setup(env, g, &b);
     int *result = g->kind == K_SCATTER ? b.narrow : b.wide;
     int err = call(env, g, &b, g->in_place, result);
-    vendor_on();
-    int verr = call(env, g, &b, 0, b.ref);
-    vendor_off();
+    int verr = MPI_SUCCESS;
+    if (vendor_usable(env, g)) {
+        vendor_on();
+        verr = call(env, g, &b, 0, b.ref);
+        vendor_off();
+    }
     if (err != MPI_SUCCESS)
         check_fail(&cc, "returned error %d", err);
     else if (verr != MPI_SUCCESS)
