@@ -83,6 +83,31 @@ START_TEST(restrictions_walk_on)
 }
 END_TEST
 
+/* The built-in table names no vendor rule and, whatever the call, picks a
+ * native algorithm that can run it. */
+START_TEST(builtin_table_always_has_a_native_algorithm)
+{
+    const uint64_t sizes[] = {0, 1, 8, 1000, 2048, 65536, 1 << 20, 1ull << 33};
+    const struct tune_table *tables[] = {&env_t};
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < env_t.n; i++)
+        ck_assert_str_ne(registry_table[env_t.rules[i].alg].name, "vendor");
+    for (int c = 0; c < COLL_COUNT; c++)
+        for (int np = 1; np <= 70; np++)
+            for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++)
+                for (int props = 0; props < 8; props++) {
+                    struct coll_key k = {.coll = (enum coll_id)c, .np = np, .bytes = sizes[b],
+                                         .count = (int)(sizes[b] / 4), .commutative = props & 1,
+                                         .predefined_op = (props >> 1) & 1,
+                                         .in_place = (props >> 2) & 1};
+                    struct tune_choice ch = tune_select(tables, 1, &k);
+                    ck_assert_msg(strcmp(registry_table[ch.alg].name, "vendor") != 0,
+                                  "%s np=%d bytes=%llu props=%d falls to the vendor",
+                                  coll_name((enum coll_id)c), np, (unsigned long long)sizes[b], props);
+                }
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     Suite *s = suite_create("selector");
@@ -93,6 +118,7 @@ Suite *selector_suite(void)
     tcase_add_test(tc, environment_before_file);
     tcase_add_test(tc, explain_shows_the_walk);
     tcase_add_test(tc, restrictions_walk_on);
+    tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
     suite_add_tcase(s, tc);
     return s;
 }
