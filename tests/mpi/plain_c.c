@@ -31,6 +31,29 @@ int main(int argc, char **argv)
         bad += all[r] != r * 3;
     MPI_Barrier(MPI_COMM_WORLD);
 
+    /* A large allreduce (the built-in table picks another algorithm). */
+    enum { BIG = 100000 };
+    static double big[BIG], bigsum[BIG];
+    for (int i = 0; i < BIG; i++)
+        big[i] = (rank + 1) * 0.25 + i % 7;
+    MPI_Allreduce(big, bigsum, BIG, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < BIG; i++)
+        bad += bigsum[i] != size * (size + 1) / 2 * 0.25 + size * (i % 7);
+
+    /* Every rank contributes r + j to block j; rank r gets sum over ranks. */
+    int rsb_in[64], rsb_out = -1, a2a_in[64], a2a_out[64], pre = -1;
+    for (int j = 0; j < size && j < 64; j++) {
+        rsb_in[j] = rank + j;
+        a2a_in[j] = rank * 100 + j;
+    }
+    MPI_Reduce_scatter_block(rsb_in, &rsb_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    bad += rsb_out != size * (size - 1) / 2 + size * rank;
+    MPI_Alltoall(a2a_in, 1, MPI_INT, a2a_out, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < size && r < 64; r++)
+        bad += a2a_out[r] != r * 100 + rank;
+    MPI_Scan(&rank, &pre, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    bad += pre != rank * (rank + 1) / 2;
+
     int total = 0;
     MPI_Reduce(&bad, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
