@@ -20,21 +20,7 @@
 #include "../common/buf.h"
 #include "../common/p2p.h"
 #include "../common/pattern.h"
-
-static int fold_in(const struct coll_args *a, void *acc, void *scratch)
-{
-    if (a->rank % 2 == 0)
-        return p2p_send(acc, a->count, a->datatype, a->rank + 1, a);
-    int err = p2p_recv(scratch, a->count, a->datatype, a->rank - 1, a);
-    return err ? err : buf_reduce(scratch, acc, a->count, a->datatype, a->op);
-}
-
-static int fold_out(const struct coll_args *a)
-{
-    if (a->rank % 2 == 0)
-        return p2p_recv(a->recvbuf, a->count, a->datatype, a->rank + 1, a);
-    return p2p_send(a->recvbuf, a->count, a->datatype, a->rank - 1, a);
-}
+#include "../common/rs_core.h"
 
 /* Doubling among the 2^floor(lg p) virtual ranks; the result ends in *acc. */
 static int double_up(const struct coll_args *a, int vrank, void **acc, void **scratch)
@@ -73,13 +59,13 @@ int allreduce_recursive_doubling(const struct coll_args *a)
         return err;
     void *scratch = tmp;
     if (a->rank < 2 * rem)
-        err = fold_in(a, acc, scratch);
+        err = rs_fold_in(a, acc, acc, scratch, a->count);
     if (!err && vrank >= 0)
         err = double_up(a, vrank, &acc, &scratch);
     if (!err && acc != a->recvbuf)
         err = buf_copy(acc, a->count, a->datatype, a->recvbuf, a->count, a->datatype);
     if (!err && a->rank < 2 * rem)
-        err = fold_out(a);
+        err = rs_fold_back(a, a->recvbuf, a->count);
     buf_free(base);
     return err;
 }
