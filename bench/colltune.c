@@ -61,7 +61,7 @@ static const struct sweep_row default_sweeps[] = {
 #define MAX_SWEEPS 64
 
 struct options {
-    const char *colls, *nps, *sizes, *output, *exclude;
+    const char *colls, *nps, *sizes, *output, *exclude, *csv, *check;
     double budget, min_gain, max_call;
     int root, verify, max_reps;
     uint64_t seed;
@@ -79,6 +79,8 @@ static const char usage[] =
     "  -b, --budget TIME    time for everything, seconds or with s/m/h (15m); cuts\n"
     "                       repetitions, then sizes, to fit (default: no limit)\n"
     "  -o, --output PATH    the table (default colltune-FLAVOUR-npN.table)\n"
+    "      --csv PATH       every arm of every case as collbench's CSV (sweep and\n"
+    "                       verification)\n"
     "  -x, --exclude LIST   algorithms to leave out\n"
     "  -S, --sweep SPEC     COLL:ALG:PARAM=V/V[:PARAM=V/V] replaces the values swept for\n"
     "                       that algorithm (repeatable); none: no parameter sweeps\n"
@@ -89,6 +91,8 @@ static const char usage[] =
     "  -M, --max-call SEC   an arm whose checked call takes longer is not timed (1)\n"
     "  -s, --seed N         seed of the shuffled order (default 24301)\n"
     "      --no-verify      skip the A/B run of the new table\n"
+    "      --check PATH     measure nothing new: run the A/B verification of the table\n"
+    "                       in PATH at the sizes and np given\n"
     "  -h, --help\n"
     "Sizes follow the OSU micro-benchmarks, as in collbench (doc/collbench.md);\n"
     "the rules key the shim's selection bytes (doc/colltune.md).\n";
@@ -143,6 +147,7 @@ static int parse_options(struct options *o, int argc, char **argv)
         {"output", 1, 0, 'o'}, {"exclude", 1, 0, 'x'}, {"sweep", 1, 0, 'S'},
         {"min-gain", 1, 0, 'g'}, {"type", 1, 0, 'T'}, {"root", 1, 0, 'r'},
         {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"no-verify", 0, 0, 'V'},
+        {"csv", 1, 0, 'C'}, {"check", 1, 0, 'K'},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch, bad = 0;
     memset(o, 0, sizeof *o);
@@ -172,6 +177,8 @@ static int parse_options(struct options *o, int argc, char **argv)
         case 'M': o->max_call = atof(optarg); break;
         case 's': o->seed = strtoull(optarg, NULL, 0); break;
         case 'V': o->verify = 0; break;
+        case 'C': o->csv = optarg; break;
+        case 'K': o->check = optarg; break;
         case 'h': return 1;
         default: bad = 1; break;
         }
@@ -404,7 +411,7 @@ static int plan_budget(struct tune_run *r)
     }
     for (int k = 0; k < tune_nlevels; k++)
         est[k] = tune_run_estimate(r, k);
-    r->level = tune_pick_level(est, 0, r->budget);
+    r->level = r->max_level = tune_pick_level(est, 0, r->budget);
     if (r->rank == 0 && r->level > 0) {
         tune_format_time(r->budget, b, sizeof b);
         fprintf(stderr, "colltune: to fit the budget of %s: cutting %s\n", b,
@@ -486,8 +493,8 @@ static FILE *write_table(const struct tune_run *r, const struct options *o, cons
                "more than max(%.0f%%, 2 standard errors); ties keep the neighbouring size's "
                "choice, then the built-in's (doc/colltune.md)\n",
             o->min_gain * 100);
-    fprintf(f, "# budget: %s; cut: %s; sweep took %s\n", r->budget > 0 ? b : "none",
-            tune_levels[r->level].what, t);
+    fprintf(f, "# budget: %s; cut at most: %s; sweep took %s\n", r->budget > 0 ? b : "none",
+            tune_levels[r->max_level].what, t);
     fputs(rules, f);
     fflush(f);
     return f;
@@ -529,6 +536,47 @@ static void split_comms(struct tune_run *r)
     }
 }
 
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    struct tune_text t = {0};
+    char line[4096];
+    if (!f) {
+        perror(path);
+        return NULL;
+    }
+    tune_text_put(&t, "%s", "");
+    while (fgets(line, sizeof line, f))
+        tune_text_put(&t, "%s", line);
+    fclose(f);
+    return t.s;
+}
+
+/* --check: the verification alone, of a table written before. */
+static int check_table(struct options *o, struct tune_run *r)
+{
+    char err[2048];
+    char *rules = share_text(r->rank == 0 ? read_text(o->check) : NULL, r->rank);
+    int rc = 2;
+    if (!rules || !*rules)
+        SAY("--check %s: no table to verify\n", o->check);
+    else if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS)
+        SAY("--check %s: %s\n", o->check, err);
+    else if (tune_run_plan(r) == 0) {
+        collshim_tune(NULL, NULL, 0);
+        r->verify = 1;
+        for (int i = 0; i < r->ncases; i++)
+            r->cases[i].state = CASE_MEASURED;
+        r->t0 = MPI_Wtime();
+        if (plan_budget(r)) {
+            tune_run_verify(r, rules, r->rank == 0 ? stdout : NULL, NULL);
+            rc = 0;
+        }
+    }
+    free(rules);
+    return rc;
+}
+
 /* Measure, choose, write, load, verify. Returns the exit status. */
 static int run(struct options *o, struct tune_run *r, int argc, char **argv, int world)
 {
@@ -543,6 +591,17 @@ static int run(struct options *o, struct tune_run *r, int argc, char **argv, int
     char *prov = bench_provenance(MPI_COMM_WORLD, "colltune", argc, argv);
     split_comms(r);
     bound_measure(MPI_COMM_WORLD, r->type, &r->model);
+    if (o->check) {
+        free(prov);
+        return check_table(o, r);
+    }
+    if (r->rank == 0 && o->csv && !(r->csv = fopen(o->csv, "w")))
+        perror(o->csv);
+    if (r->csv) {
+        fputs(prov ? prov : "", r->csv);
+        out_model(r->csv, &r->model);
+        out_csv_header(r->csv);
+    }
     if (tune_run_plan(r) || !plan_budget(r))
         return 2;
     r->t0 = MPI_Wtime();
@@ -560,6 +619,8 @@ static int run(struct options *o, struct tune_run *r, int argc, char **argv, int
         tune_run_verify(r, rules, r->rank == 0 ? stdout : NULL, table);
     if (table)
         fclose(table);
+    if (r->csv)
+        fclose(r->csv);
     tune_format_time(MPI_Wtime() - r->t0, t, sizeof t);
     if (r->rank == 0)
         fprintf(stderr, "colltune: wrote %s in %s; use it with COLLSHIM_TUNING_FILE=%s\n", path, t,

@@ -201,16 +201,40 @@ int bench_arms_parse(const char *coll, const char *spec, const char *exclude,
 
 /* ---- one call of an arm ---- */
 
+/* The rules the last arm_select() installed (a copy; NULL: unknown), so
+ * that an arm whose rules are already in place does not parse them again
+ * before each call: parsing a long table (20 us for 180 rules) before the
+ * fence staggers the ranks' start into the timed call by as much on a
+ * loaded machine (colltune's verification, doc/colltune.md). */
+static char *installed;
+
+static void forget_installed(void)
+{
+    free(installed);
+    installed = NULL;
+}
+
+static void install(const char *rules)
+{
+    const char *r = rules ? rules : "";
+    if (installed && !strcmp(installed, r))
+        return;
+    if (collshim_tune(r, NULL, 0) != MPI_SUCCESS)
+        collshim_tune(NULL, NULL, 0); /* a malformed COLLSHIM_TUNE is ignored, as at start */
+    forget_installed();
+    installed = strdup(r);
+}
+
+/* The vendor arm bypasses the shim: it leaves the rules as they are. */
 static void arm_select(const struct collop *c, const struct bench_arm *arm,
                        const struct bench_opts *o)
 {
     char rule[256];
     if (arm->kind == ARM_NATIVE) {
         snprintf(rule, sizeof rule, "%s @%s %s", collop_name(c->coll), arm->alg, arm->params);
-        collshim_tune(rule, NULL, 0);
-    } else if (arm->kind == ARM_VENDOR ||
-               collshim_tune(arm->rules ? arm->rules : o->auto_rules, NULL, 0) != MPI_SUCCESS) {
-        collshim_tune(NULL, NULL, 0); /* a malformed COLLSHIM_TUNE is ignored, as at start */
+        install(rule);
+    } else if (arm->kind == ARM_AUTO) {
+        install(arm->rules ? arm->rules : o->auto_rules);
     }
 }
 
@@ -348,6 +372,7 @@ int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
                   const struct bench_opts *o, struct arm_result *res)
 {
     int err = collop_reference(c), nok = 0;
+    forget_installed();
     agree_max(&err, 1, c->comm);
     if (err)
         return err;
@@ -382,5 +407,6 @@ int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
     free(errs);
     free(ok);
     collshim_tune(o->auto_rules, NULL, 0);
+    forget_installed();
     return err;
 }

@@ -40,6 +40,21 @@ int tune_faster(const struct tune_stat *a, const struct tune_stat *b,
     return (b->median - a->median) / b->median > tune_threshold(a, b, o);
 }
 
+double tune_bonferroni_z(double z, int m)
+{
+    double alpha = 0.5 * erfc(z / sqrt(2.0)) / (m > 1 ? m : 1), lo = 0, hi = 40;
+    if (m <= 1)
+        return z;
+    for (int i = 0; i < 100; i++) {
+        double mid = (lo + hi) / 2;
+        if (0.5 * erfc(mid / sqrt(2.0)) > alpha)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
 int tune_vendor_arm(const struct tune_series *s)
 {
     for (int a = 0; a < s->narms; a++)
@@ -54,6 +69,7 @@ struct group {
     const struct tune_series *s;
     int i0, i1; /* sizes [i0, i1) */
     const struct tune_choose_opts *o;
+    struct tune_choose_opts vs_vendor; /* z raised for the arms compared */
 };
 
 static const struct tune_stat *stat_at(const struct group *g, int i, int arm)
@@ -94,7 +110,9 @@ static int eligible(const struct group *g, int a, int v)
     for (int i = g->i0; i < g->i1; i++)
         if (tune_faster(stat_at(g, i, v), stat_at(g, i, a), g->o))
             return 0;
-    return group_faster(g, a, v);
+    struct group strict = *g;
+    strict.o = &g->vs_vendor;
+    return group_faster(&strict, a, v);
 }
 
 /* Geometric mean of a's time over the reference arm's (or over 1 s). */
@@ -137,7 +155,11 @@ void tune_choose(const struct tune_series *s, const struct tune_choose_opts *o, 
         int j = i + 1;
         while (j < s->nsizes && s->key_bytes[j] == s->key_bytes[i])
             j++;
-        struct group g = {s, i, j, o};
+        struct group g = {s, i, j, o, *o};
+        int natives = 0;
+        for (int a = 0; a < s->narms; a++)
+            natives += a != tune_vendor_arm(s) && ok_all(&g, a);
+        g.vs_vendor.z = tune_bonferroni_z(o->z, natives);
         int c = choose_group(&g, prev);
         for (int k = i; k < j; k++)
             choice[k] = c;
@@ -306,4 +328,40 @@ int tune_rules(const char *coll, const struct tune_series *series, int nseries,
     free(lo);
     free(hi);
     return rules;
+}
+
+/* Whether one rule line is for coll at np. */
+static int line_matches(const char *line, size_t len, const char *coll, int np)
+{
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+    char *hash = strchr(buf, '#');
+    if (hash)
+        *hash = '\0';
+    char *tok = strtok_r(buf, " \t\r", &save);
+    if (!tok || strcmp(tok, coll))
+        return 0;
+    while ((tok = strtok_r(NULL, " \t\r", &save)))
+        if (!strncmp(tok, "np=", 3)) {
+            char *end;
+            long lo = strtol(tok + 3, &end, 10), hi = lo;
+            if (*end == '-')
+                hi = !strcmp(end + 1, "inf") ? INT_MAX : strtol(end + 1, NULL, 10);
+            return np >= lo && np <= hi;
+        }
+    return 1;
+}
+
+char *tune_rules_for(const char *rules, const char *coll, int np)
+{
+    struct tune_text t = {0};
+    tune_text_put(&t, "%s", "");
+    for (const char *p = rules; p && *p;) {
+        size_t len = strcspn(p, "\n;");
+        if (line_matches(p, len, coll, np))
+            tune_text_put(&t, "%.*s\n", (int)len, p);
+        p += len;
+        p += *p != '\0';
+    }
+    return t.s;
 }

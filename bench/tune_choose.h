@@ -4,7 +4,10 @@
  *
  * The choice at one size, among the arms timed there:
  *   - a native arm is eligible only if it is clearly faster than the
- *     vendor: its gain (vendor - arm) / vendor exceeds the threshold below;
+ *     vendor: its gain (vendor - arm) / vendor exceeds the threshold below,
+ *     with z raised for the m native arms compared at once (Bonferroni:
+ *     the one-sided tail of z divided by m, so that one of m arms as fast
+ *     as the vendor passes by chance no more often than one arm would);
  *     the vendor itself is always eligible;
  *   - the fastest eligible arm by median is the best; arms whose median the
  *     best does not clearly beat are tied with it;
@@ -67,6 +70,9 @@ double tune_threshold(const struct tune_stat *a, const struct tune_stat *b,
 int tune_faster(const struct tune_stat *a, const struct tune_stat *b,
                 const struct tune_choose_opts *o);
 
+/* z whose one-sided normal tail is that of z divided by m (z for m <= 1). */
+double tune_bonferroni_z(double z, int m);
+
 /* Index of the vendor arm, -1 if none. */
 int tune_vendor_arm(const struct tune_series *s);
 /* choice[i]: the arm for size i (the same for sizes of equal key), -1 where
@@ -95,5 +101,11 @@ void tune_text_put(struct tune_text *t, const char *fmt, ...) __attribute__((for
  * merge, span and write them into t. Returns the number of rules. */
 int tune_rules(const char *coll, const struct tune_series *series, int nseries,
                const struct tune_choose_opts *o, struct tune_text *t);
+
+/* The lines of `rules` that can match collective `coll` at np ranks (the
+ * collective named and np within the rule's np=, or no np=), in order:
+ * what the selector walks for that (coll, np), at a fraction of the cost
+ * of parsing the whole table. Malloc'ed. */
+char *tune_rules_for(const char *rules, const char *coll, int np);
 
 #endif

@@ -4,12 +4,13 @@
 #include <stddef.h>
 
 const struct tune_level tune_levels[] = {
-    {"nothing", 2, 15, 0.020, 3},
-    {"repetitions to 10 per arm", 1, 10, 0.010, 3},
-    {"repetitions to 7 per arm", 1, 7, 0.005, 3},
-    {"repetitions to 5 per arm", 1, 5, 0.002, 3},
-    {"repetitions to 5 per arm and sizes to x4 apart", 1, 5, 0.002, 2},
-    {"repetitions to 5 per arm and sizes to x16 apart", 1, 5, 0.002, 1},
+    {"nothing", 2, 20, 0.100, 3},
+    {"repetitions to 15 per arm", 1, 15, 0.050, 3},
+    {"repetitions to 10 per arm", 1, 10, 0.020, 3},
+    {"repetitions to 7 per arm", 1, 7, 0.010, 3},
+    {"repetitions to 5 per arm", 1, 5, 0.005, 3},
+    {"repetitions to 5 per arm and sizes to x4 apart", 1, 5, 0.005, 2},
+    {"repetitions to 5 per arm and sizes to x16 apart", 1, 5, 0.005, 1},
 };
 const int tune_nlevels = (int)(sizeof tune_levels / sizeof tune_levels[0]);
 
@@ -28,6 +29,14 @@ int tune_reps(const struct tune_level *l, double t, int max_reps)
     return want > max_reps ? max_reps : (int)want;
 }
 
+struct tune_level tune_verify_level(const struct tune_level *l)
+{
+    struct tune_level v = *l;
+    v.min_reps = 2 * l->min_reps;
+    v.arm_time = 2.5 * l->arm_time;
+    return v;
+}
+
 double tune_point_cost(int narms, double t, const struct tune_level *l, int max_reps)
 {
     return (1.0 + narms * (1.0 + l->warmup + tune_reps(l, t, max_reps))) * t;
@@ -35,8 +44,8 @@ double tune_point_cost(int narms, double t, const struct tune_level *l, int max_
 
 int tune_pick_level(const double *est, int from, double left)
 {
-    for (int k = from; k < tune_nlevels; k++)
-        if (est[k] <= left)
+    for (int k = 0; k < tune_nlevels; k++)
+        if (est[k] <= (k < from ? 0.8 * left : left))
             return k;
     return tune_nlevels - 1;
 }

@@ -30,14 +30,19 @@ extern const int tune_nlevels;
 /* The pass (0..TUNE_PASSES-1) of size index i of n. */
 int tune_size_pass(int i, int n);
 
+/* The verification compares medians that should be equal where the new
+ * table runs the vendor: twice the repetitions, 2.5 times the time. */
+struct tune_level tune_verify_level(const struct tune_level *l);
+
 /* Timed calls per arm at a level for calls of t seconds. */
 int tune_reps(const struct tune_level *l, double t, int max_reps);
 /* Seconds one measurement takes: the reference call, then per arm the
  * check, the warm-up and the timed calls, each t seconds. */
 double tune_point_cost(int narms, double t, const struct tune_level *l, int max_reps);
 
-/* The first level at or after `from` whose estimate est[level] fits into
- * `left` seconds; the last level if none does. */
+/* The first level whose estimate est[level] fits into `left` seconds; the
+ * last level if none does. Levels below the current one `from` must fit
+ * into 80% of it, so that a pace that varies does not flip between levels. */
 int tune_pick_level(const double *est, int from, double left);
 
 /* A parameter arm in a sweep: arms of one algorithm share a group. */

@@ -30,7 +30,8 @@ struct tune_case {
     int *useful;             /* per arm: timed here (tune_useful_arms) */
     struct arm_result *res;  /* per arm of the collective */
     int verified;
-    struct arm_result vres[3]; /* vendor, new table, built-in table */
+    double first_ratio;      /* > 0: re-measured; the first new/vendor ratio */
+    struct arm_result vres[4]; /* vendor, new table; built-in table, vendor */
 };
 
 struct tune_run {
@@ -49,12 +50,12 @@ struct tune_run {
     int narms[COLLOP_COUNT];
     struct bound_model model;
     int verify;                      /* run the verification */
+    FILE *csv;                       /* rank 0: every arm of every case (output.h), or NULL */
     /* state */
     struct tune_case *cases;
-    int ncases, level;
+    int ncases, level, max_level;    /* cut level now, and the most it was */
     double t0;                       /* MPI_Wtime at the start */
     double est_done, real_done;      /* estimated and real seconds of finished work */
-    int nlevel_cuts;
 };
 
 /* Whether `size` of coll can be measured at np ranks (one element at least). */

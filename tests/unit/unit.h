@@ -17,4 +17,5 @@ Suite *bcast_pattern_suite(void);
 Suite *reduce_tree_pattern_suite(void);
 Suite *allgather_pattern_suite(void);
 Suite *a2a_pattern_suite(void);
+Suite *tune_choose_suite(void);
 #endif

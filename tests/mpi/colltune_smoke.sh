@@ -1,0 +1,56 @@
+#!/bin/bash
+# colltune_smoke.sh - colltune end to end, small and fast: at np=2 with a
+# tiny budget for one collective it writes a table with its provenance that
+# the shim loads (COLLSHIM_TUNING_FILE under an unmodified program, no error,
+# and the rule the table has for the program's allreduce is what runs), and
+# it verifies the table; bad input is refused with a clear message before
+# anything is measured.
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+table=$tmp/t.table
+tune="$TOP_BUILDDIR/colltune"
+
+mpi_run 2 -- "$tune" -c allreduce -m 4:16k -b 20 -o "$table" > "$tmp/out.txt" 2> "$tmp/err.txt"
+rc=$?
+cat "$tmp/out.txt" "$tmp/err.txt"
+expect "colltune exits 0" [ "$rc" -eq 0 ]
+expect "table written" test -s "$table"
+expect "table has the provenance header" grep -q '^# mpi: ' "$table"
+expect "table names the command line" grep -q '^# command: .*colltune -c allreduce' "$table"
+expect "table has allreduce rules" grep -qE '^allreduce +np=2-inf .*@[a-z_]+' "$table"
+expect "only allreduce is tuned" [ -z "$(grep -vE '^(#|allreduce |$)' "$table")" ]
+expect "progress shows the time left" grep -qE '^colltune: \[ *[0-9]+%\] .* about [0-9:]+ left' "$tmp/err.txt"
+expect "verification printed per size" grep -qE '^ +8k +[0-9.]+ +[0-9.]+ ' "$tmp/out.txt"
+expect "verification summary in the table" grep -q '^# auto with the new table is slower' "$table"
+
+# The algorithm the table's rule names for the 8000-byte allreduce of plain_c.
+want=$(awk '$1 == "allreduce" && $2 ~ /^np=/ {
+    n = split($3, r, "-"); lo = r[1]; hi = r[2]
+    if ($3 ~ /^@/) { lo = 0; hi = "inf"; alg = $3 } else alg = $4
+    if (lo ~ /k$/) lo = lo * 1024; if (hi ~ /k$/) hi = hi * 1024
+    if (lo ~ /m$/) lo = lo * 1048576; if (hi ~ /m$/) hi = hi * 1048576
+    if (8000 >= lo + 0 && (hi == "inf" || 8000 < hi + 0)) { sub(/^@/, "", alg); print alg; exit } }' "$table")
+plain="$TOP_BUILDDIR/tests/mpi/plain_c"
+mpi_run 2 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_TUNING_FILE="$table" COLLSHIM_VERBOSE=1 -- \
+    "$plain" > "$tmp/plain.txt" 2>&1
+cat "$tmp/plain.txt"
+expect "the table loads without an error" [ -z "$(grep -iE 'ignored|error|expected' "$tmp/plain.txt")" ]
+expect "plain_c right under the table" grep -q 'plain_c: ok (np=2)' "$tmp/plain.txt"
+expect "the table's rule for 8000 bytes ran (${want:-none found})" \
+    grep -q "collshim: allreduce np=2 bytes=8000 -> ${want:-NONE}\$" "$tmp/plain.txt"
+
+# Bad input: a clear message and no measuring.
+bad() {
+    local what=$1 pattern=$2; shift 2
+    mpi_run 2 -- "$tune" -o "$tmp/bad.table" "$@" > "$tmp/bad.txt" 2>&1
+    local rc=$?
+    expect "$what: refused (exit $rc)" [ "$rc" -ne 0 ]
+    expect "$what: says so" grep -q "$pattern" "$tmp/bad.txt"
+    expect "$what: nothing measured" [ ! -e "$tmp/bad.table" -a -z "$(grep '%\]' "$tmp/bad.txt")" ]
+}
+bad "unknown collective" 'unknown collective "allreduc"' -c allreduc
+bad "impossible size range" 'impossible size range "1m:4k"' -c allreduce -m 1m:4k
+bad "no element fits the range" 'impossible size range "1:2" for allreduce' -c allreduce -m 1:2
+bad "budget too small" 'budget of 0.5 s is too small' -c allreduce -b 0.5
+finish colltune_smoke
