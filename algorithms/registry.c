@@ -35,6 +35,9 @@
     X(bcast, binary_pipeline, 0,                                       \
       "Cost = 2 (floor(lg p) + n/s - 1) (alpha + s beta), s = seg (default 64k)", \
       "segmented binary tree; large messages on many ranks") \
+    X(bcast, linear, 0,                                       \
+      "Cost = alpha + (p - 1) n beta", \
+      "root sends to every rank at once (flat tree, one round); short messages, high latency") \
     /* ---- gather ---- */                                                 \
     X(gather, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -76,6 +79,9 @@
     X(allgather, neighbor_exchange, ALG_NEEDS_EVEN_NP,                                       \
       "Cost = (p/2) alpha + ((p-1)/p) n beta", \
       "pairs of blocks between alternating neighbours (Chen 2005); medium/large, even p") \
+    X(allgather, linear, 0,                                       \
+      "Cost = 2 alpha + ((p-1)/p) n beta + (p-1) n beta", \
+      "flat gather to rank 0 then flat broadcast: two rounds at any p; short blocks, high latency") \
     /* ---- allgatherv ---- */                                                 \
     X(allgatherv, ring, 0,                                       \
       "Cost = (p-1) alpha + (p-1) m beta, m = largest block", \
@@ -86,6 +92,9 @@
     X(allgatherv, recursive_doubling, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta (up to lg(p) n beta if uneven)", \
       "groups double via indexed types over rdispls, non-pow2 folded; small messages") \
+    X(allgatherv, linear, 0,                                       \
+      "Cost = 2 alpha + (n - n_0) beta + (p-1) n beta", \
+      "flat gather to rank 0 then flat broadcast of all blocks; short vectors, high latency") \
     /* ---- alltoall ---- */                                                 \
     X(alltoall, bruck, ALG_NO_IN_PLACE,                                       \
       "Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ (2 + lg p) n local copy)", \
@@ -99,6 +108,9 @@
     X(alltoall, inplace, ALG_NEEDS_IN_PLACE,                                       \
       "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
       "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
+    X(alltoall, linear, 0,                                       \
+      "Cost = 2 alpha + 2 (p-1) n beta (+ 2 p n local copy at rank 0)", \
+      "relay through rank 0: gather every send buffer, transpose, scatter; tiny blocks") \
     /* ---- alltoallv ---- */                                                 \
     X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -148,6 +160,9 @@
     X(allreduce, ring, ALG_NEEDS_COMMUTATIVE,                                  \
       "Cost = 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ 2(p-1) alpha per extra segment)", \
       "segmented ring reduce-scatter + ring allgather (seg=, 64k); long vectors") \
+    X(allreduce, linear, 0,                                                    \
+      "Cost = 2 alpha + 2 (p-1) n beta + (p-1) n gamma", \
+      "flat reduce to rank 0 (rank order) then flat broadcast: two rounds; short vectors, high latency") \
     /* ---- reduce_scatter ---- */                                                 \
     X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -164,6 +179,9 @@
     X(reduce_scatter, reduce_scatterv, 0,                                      \
       "Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma", \
       "binomial reduce to rank 0 then binomial scatter of the blocks; tiny vectors, any op") \
+    X(reduce_scatter, linear, 0,                                               \
+      "Cost = 2 alpha + (p-1) n beta + ((p-1)/p) n beta + (p-1) n gamma", \
+      "flat reduce to rank 0 then flat scatter of the blocks: two rounds, any op; tiny vectors") \
     /* ---- reduce_scatter_block ---- */                                                 \
     X(reduce_scatter_block, recursive_halving, ALG_NEEDS_COMMUTATIVE,          \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -180,6 +198,9 @@
     X(reduce_scatter_block, reduce_scatterv, 0,                                \
       "Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma", \
       "binomial reduce to rank 0 then binomial scatter of the blocks; tiny vectors, any op") \
+    X(reduce_scatter_block, linear, 0,                                         \
+      "Cost = 2 alpha + (p-1) n beta + ((p-1)/p) n beta + (p-1) n gamma", \
+      "flat reduce to rank 0 then flat scatter of the blocks: two rounds, any op; tiny vectors") \
     /* ---- scan ---- */                                                 \
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \

@@ -36,34 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Working block k <- send block for rank + k, as bytes. */
-static int bruck_pack(const struct coll_args *a, char *work, size_t bb)
-{
-    int err = MPI_SUCCESS, total = (int)(bb * (size_t)a->size);
-    for (int k = 0; k < a->size && !err; k++) {
-        struct a2a_block b;
-        int pos = (int)(bb * (size_t)k);
-        a2a_send_block(a, a2a_bruck_send_peer(a->rank, a->size, k), &b);
-        err = PMPI_Pack(b.buf, b.count, b.type, work, total, &pos, MPI_COMM_SELF);
-        if (!err && (size_t)pos != bb * (size_t)(k + 1))
-            err = MPI_ERR_INTERN; /* packed form is not the raw signature */
-    }
-    return err;
-}
-
-/* Receive block of rank - k <- working block k. */
-static int bruck_unpack(const struct coll_args *a, const char *work, size_t bb)
-{
-    int err = MPI_SUCCESS, total = (int)(bb * (size_t)a->size);
-    for (int k = 0; k < a->size && !err; k++) {
-        struct a2a_block b;
-        int pos = (int)(bb * (size_t)k);
-        a2a_recv_block(a, a2a_bruck_recv_peer(a->rank, a->size, k), &b);
-        err = PMPI_Unpack(work, total, &pos, b.buf, b.count, b.type, MPI_COMM_SELF);
-    }
-    return err;
-}
-
 /* Gather (to_msg) or scatter back the working blocks that move at dist. */
 static size_t bruck_gather(char *work, char *msg, size_t bb, int p, int dist, int to_msg)
 {
@@ -107,11 +79,11 @@ int alltoall_bruck(const struct coll_args *a)
     char *work = malloc(bb * (size_t)a->size), *sbuf = malloc(half), *rbuf = malloc(half);
     int err = (work && sbuf && rbuf) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     if (!err)
-        err = bruck_pack(a, work, bb);
+        err = a2a_pack_sends(a, work, bb, a2a_bruck_send_peer);
     if (!err)
         err = bruck_steps(a, work, sbuf, rbuf, bb);
     if (!err)
-        err = bruck_unpack(a, work, bb);
+        err = a2a_unpack_recvs(a, work, bb, a2a_bruck_recv_peer);
     free(work);
     free(sbuf);
     free(rbuf);

@@ -58,6 +58,32 @@ long long a2a_block_bytes(const struct a2a_block *b)
     return b->count > 0 ? (long long)b->count * buf_type_size(b->type) : 0;
 }
 
+int a2a_pack_sends(const struct coll_args *a, char *out, size_t bb, a2a_peer_fn peer)
+{
+    int err = MPI_SUCCESS, total = (int)(bb * (size_t)a->size);
+    for (int k = 0; k < a->size && !err; k++) {
+        struct a2a_block b;
+        int pos = (int)(bb * (size_t)k);
+        a2a_send_block(a, peer(a->rank, a->size, k), &b);
+        err = PMPI_Pack(b.buf, b.count, b.type, out, total, &pos, MPI_COMM_SELF);
+        if (!err && (size_t)pos != bb * (size_t)(k + 1))
+            err = MPI_ERR_INTERN; /* packed form is not the raw signature */
+    }
+    return err;
+}
+
+int a2a_unpack_recvs(const struct coll_args *a, const char *in, size_t bb, a2a_peer_fn peer)
+{
+    int err = MPI_SUCCESS, total = (int)(bb * (size_t)a->size);
+    for (int k = 0; k < a->size && !err; k++) {
+        struct a2a_block b;
+        int pos = (int)(bb * (size_t)k);
+        a2a_recv_block(a, peer(a->rank, a->size, k), &b);
+        err = PMPI_Unpack(in, total, &pos, b.buf, b.count, b.type, MPI_COMM_SELF);
+    }
+    return err;
+}
+
 int a2a_copy_self(const struct coll_args *a)
 {
     struct a2a_block s, r;

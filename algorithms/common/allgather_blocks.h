@@ -45,5 +45,6 @@ int agb_exchange(const struct coll_args *a, const struct agb_layout *l, int sfir
 int agb_ring(const struct coll_args *a);
 int agb_recursive_doubling(const struct coll_args *a);
 int agb_bruck(const struct coll_args *a);
+int agb_linear(const struct coll_args *a); /* agb_linear.c */
 
 #endif

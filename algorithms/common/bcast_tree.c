@@ -14,6 +14,8 @@
 #include "p2p.h"
 #include "pattern.h"
 
+#include <stdlib.h>
+
 #define BCAST_TREE_MAX_CHILDREN 32
 
 /* Receive from the parent, then send to the children, largest subtree first. */
@@ -40,6 +42,25 @@ int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
     if (a->size == 1 || count == 0 || buf_type_size(type) == 0)
         return MPI_SUCCESS;
     return tree_down(buf, count, type, root, a);
+}
+
+int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
+                    const struct coll_args *a)
+{
+    int p = a->size, n = 0, err = MPI_SUCCESS;
+    if (p == 1 || count == 0 || buf_type_size(type) == 0)
+        return MPI_SUCCESS;
+    if (a->rank != root)
+        return p2p_recv(buf, count, type, root, a);
+    MPI_Request *reqs = malloc((size_t)(p - 1) * sizeof *reqs);
+    if (!reqs)
+        return MPI_ERR_NO_MEM;
+    for (int rel = 1; rel < p && !err; rel++)
+        if (!(err = p2p_isend(buf, count, type, pat_abs(rel, root, p), a, &reqs[n])))
+            n++;
+    int werr = p2p_waitall(n, reqs);
+    free(reqs);
+    return err ? err : werr;
 }
 
 int bcast_tree_release(int root, const struct coll_args *a)

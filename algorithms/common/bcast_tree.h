@@ -13,6 +13,11 @@
 int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
                         const struct coll_args *a);
 
+/* Flat tree: the root sends buf to every other rank at once, one round.
+ * Cost = alpha + (p - 1) n beta (the root's link carries every copy) */
+int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
+                    const struct coll_args *a);
+
 /* The same tree with zero-byte messages: returns on a rank once the root
  * has called it (the release half of a tree barrier). */
 int bcast_tree_release(int root, const struct coll_args *a);

@@ -11,6 +11,7 @@
 #define COLLSHIM_RS_CORE_H
 
 #include "../coll.h"
+#include "reduce_tree_pattern.h"
 
 typedef int (*rs_core_fn)(const struct coll_args *a, const int *counts);
 
@@ -19,6 +20,8 @@ int rs_pairwise(const struct coll_args *a, const int *counts);  /* rs_pairwise.c
 int rs_ring(const struct coll_args *a, const int *counts);      /* rs_ring.c */
 int rs_doubling(const struct coll_args *a, const int *counts);  /* rs_doubling.c */
 int rs_scatterv(const struct coll_args *a, const int *counts);  /* rs_scatterv.c */
+int rs_linear(const struct coll_args *a, const int *counts);    /* rs_linear.c */
+
 
 /* reduce_scatter_block: every rank's block has a->recvcount elements. */
 int rs_block_run(const struct coll_args *a, rs_core_fn core);
@@ -40,6 +43,14 @@ int rs_blocks_max(const struct rs_blocks *b);
 int rs_blocks_voffset(const struct rs_blocks *b, int v);
 
 const void *rs_source(const struct coll_args *a);
+
+/* The frame of rs_scatterv and rs_linear (rs_scatterv.c): the whole vector
+ * reduced to rank 0 along a tree of `shape` (reduce_tree, segmented by
+ * a->params.seg), into `full` on rank 0, then `scatter` hands out the
+ * blocks (full is NULL elsewhere). Nothing runs when sum(counts) is 0. */
+typedef int (*rs_scatter_fn)(const struct coll_args *a, const struct rs_blocks *b, void *full);
+int rs_via_root(const struct coll_args *a, const int *counts, enum rtree_shape shape,
+                rs_scatter_fn scatter);
 
 /* Power-of-two folding (pattern.h) of a whole vector of count elements:
  * on the first 2r ranks the even rank sends src to its odd neighbour,

@@ -13,6 +13,8 @@
  *                   4 -> 6 {6,7}, 4 -> 5 {5}, 2 -> 3 {3}, 6 -> 7 {7}
  *
  * Each block is reduced once, at rank 0, so results are reproducible.
+ * Every rank knows every count, so subtrees whose blocks are all empty get
+ * no message at all (a short vector over many ranks: most of them).
  *
  * Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma
  * Wins for short vectors, and is the fallback for any op and p. */
@@ -34,7 +36,7 @@ static int to_children(const struct coll_args *a, const struct rs_blocks *b, con
 {
     int r = a->rank, err = MPI_SUCCESS;
     for (int m = pat_binomial_mask(r, a->size) / 2; m >= 1 && !err; m /= 2)
-        if (r + m < a->size)
+        if (r + m < a->size && span(b, r + m, r + 2 * m) > 0)
             err = p2p_send(buf_at(stage, b->displs[r + m] - b->displs[r], a->datatype),
                            span(b, r + m, r + 2 * m), a->datatype, r + m, a);
     return err;
@@ -47,7 +49,7 @@ static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *f
     int r = a->rank, my = b->counts[r], n = span(b, r, r + pat_binomial_mask(r, a->size));
     void *stage = full, *base = NULL;
     int err = MPI_SUCCESS;
-    if (r > 0) {
+    if (r > 0 && n > 0) {
         stage = n == my ? a->recvbuf : NULL;
         if (!stage)
             err = buf_alloc_checked(n, t, &stage, &base);
@@ -62,7 +64,8 @@ static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *f
     return err;
 }
 
-int rs_scatterv(const struct coll_args *a, const int *counts)
+int rs_via_root(const struct coll_args *a, const int *counts, enum rtree_shape shape,
+                rs_scatter_fn scatter)
 {
     struct rs_blocks b;
     void *full = NULL, *base = NULL;
@@ -70,10 +73,16 @@ int rs_scatterv(const struct coll_args *a, const int *counts)
     if (!err && total > 0 && a->rank == 0)
         err = buf_alloc_checked(total, a->datatype, &full, &base);
     if (!err && total > 0)
-        err = reduce_tree_binomial(rs_source(a), full, total, a->datatype, a->op, 0, a);
+        err = reduce_tree(shape, rs_source(a), full, total, a->datatype, a->op,
+                          0, a->params.seg, a);
     if (!err && total > 0)
         err = scatter(a, &b, full);
     buf_free(base);
     rs_blocks_free(&b);
     return err;
+}
+
+int rs_scatterv(const struct coll_args *a, const int *counts)
+{
+    return rs_via_root(a, counts, RTREE_BINOMIAL, scatter);
 }

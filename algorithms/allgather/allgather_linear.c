@@ -1,0 +1,15 @@
+/* allgather_linear.c - flat gather to rank 0, then a flat broadcast of the
+ * whole result from it.
+ *
+ *   gather:  1, 2, ..., p-1 -> 0      bcast:  0 -> 1, 2, ..., p-1
+ *
+ * Cost = 2 alpha + (p-1)/p n beta + (p - 1) n beta
+ * Two rounds and 2 (p - 1) messages at any p, against ceil(lg p) rounds
+ * and p ceil(lg p) messages for Bruck: wins for short blocks at small to
+ * moderate p where latency, or the number of messages in flight,
+ * dominates; rank 0's link carries everything, so it loses for long ones.
+ * The core is agb_linear (common/agb_linear.c), shared with
+ * allgatherv_linear. */
+#include "../common/allgather_blocks.h"
+
+int allgather_linear(const struct coll_args *a) { return agb_linear(a); }

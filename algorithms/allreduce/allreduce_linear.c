@@ -1,0 +1,25 @@
+/* allreduce_linear.c - flat reduce to rank 0, then flat broadcast from it.
+ *
+ *   reduce:  1, 2, ..., p-1 -> 0   (rank 0 folds x_0 op x_1 op ... in rank order)
+ *   bcast:   0 -> 1, 2, ..., p-1
+ *
+ * Two rounds whatever p: rank 0 posts every receive at once and folds the
+ * contributions in rank order as they arrive (common/reduce_tree.c,
+ * RTREE_FLAT), so non-commutative ops are right, and every rank gets
+ * rank 0's bits. seg=X segments the reduce half (default: whole vector).
+ *
+ * Cost = 2 alpha + 2 (p - 1) n beta + (p - 1) n gamma
+ * Against recursive doubling's lg(p) alpha + lg(p) n (beta + gamma): fewer
+ * rounds from p = 8 on (2 against 3) and half the messages (2 (p - 1)
+ * against p lg p), but every byte crosses rank 0's link. Wins for short
+ * vectors at small to moderate p on networks where latency, or the number
+ * of messages in flight, dominates; loses for long vectors. */
+#include "../common/bcast_tree.h"
+#include "../common/reduce_tree.h"
+
+int allreduce_linear(const struct coll_args *a)
+{
+    int err = reduce_tree(RTREE_FLAT, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, 0,
+                          a->params.seg, a);
+    return err ? err : bcast_tree_flat(a->recvbuf, a->count, a->datatype, 0, a);
+}

@@ -1,0 +1,100 @@
+/* alltoall_linear.c - relay through rank 0: every rank sends its whole
+ * send buffer to rank 0, which transposes the p x p blocks and sends each
+ * rank its whole receive buffer back.
+ *
+ *   gather:   1, 2, ..., p-1 -> 0     row r = rank r's blocks for 0..p-1
+ *   transpose at rank 0               row r' = block r of every row, in order
+ *   scatter:  0 -> 1, 2, ..., p-1     row r' = rank r's receive buffer
+ *
+ * 2 (p - 1) messages in two rounds, against p (p - 1) for the direct
+ * exchanges (scattered, pairwise) and p ceil(lg p) in ceil(lg p) rounds
+ * for Bruck. Blocks travel as bytes after PMPI_Pack, so send and receive
+ * type maps may differ between ranks. Every rank packs its send blocks
+ * before it receives anything, so MPI_IN_PLACE needs nothing more.
+ *
+ * Cost = 2 alpha + 2 (p - 1) n beta (+ 2 p n local copying at rank 0),
+ *        n = sendcount * p * type size (one rank's whole send buffer)
+ * Rank 0's link carries everything twice: wins only for tiny blocks at
+ * small to moderate p, where the p (p - 1) messages in flight of a direct
+ * exchange, or Bruck's ceil(lg p) latencies, cost more than two rounds.
+ * Limit: a rank's packed buffer (n bytes) must fit an int (PMPI_Pack
+ * positions); beyond that it returns MPI_ERR_COUNT. */
+#include "../common/a2a.h"
+#include "../common/buf.h"
+#include "../common/p2p.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Packed block k of a row is the block for (from) rank k. */
+static int rank_k(int rank, int p, int k)
+{
+    (void)rank, (void)p;
+    return k;
+}
+
+/* Rows 1..p-1 of rows from (send: to) their ranks, all in flight. */
+static int move_rows(const struct coll_args *a, char *rows, size_t rowlen, int send)
+{
+    int p = a->size, n = 0, err = MPI_SUCCESS;
+    MPI_Request *reqs = malloc((size_t)p * sizeof *reqs);
+    if (!reqs)
+        return MPI_ERR_NO_MEM;
+    for (int r = 1; r < p && !err; r++) {
+        char *row = rows + rowlen * (size_t)r;
+        err = send ? p2p_isend(row, (int)rowlen, MPI_BYTE, r, a, &reqs[n])
+                   : p2p_irecv(row, (int)rowlen, MPI_BYTE, r, a, &reqs[n]);
+        n += !err;
+    }
+    int werr = p2p_waitall(n, reqs);
+    free(reqs);
+    return err ? err : werr;
+}
+
+/* out row r = block r of every row of in, in rank order. */
+static void transpose(const char *in, char *out, size_t bb, int p)
+{
+    for (int r = 0; r < p; r++)
+        for (int j = 0; j < p; j++)
+            memcpy(out + bb * ((size_t)r * p + j), in + bb * ((size_t)j * p + r), bb);
+}
+
+static int relay_at_root(const struct coll_args *a, char *all, size_t bb)
+{
+    size_t rowlen = bb * (size_t)a->size;
+    char *out = malloc(rowlen * (size_t)a->size);
+    int err = out ? move_rows(a, all, rowlen, 0) : MPI_ERR_NO_MEM;
+    if (!err)
+        transpose(all, out, bb, a->size);
+    if (!err)
+        err = a2a_unpack_recvs(a, out, bb, rank_k);
+    if (!err)
+        err = move_rows(a, out, rowlen, 1);
+    free(out);
+    return err;
+}
+
+int alltoall_linear(const struct coll_args *a)
+{
+    size_t bb = (size_t)a->recvcount * (size_t)buf_type_size(a->recvtype);
+    size_t rowlen = bb * (size_t)a->size;
+    if (bb == 0)
+        return MPI_SUCCESS;
+    if (a->size == 1)
+        return a2a_copy_self(a);
+    if (rowlen > INT_MAX) /* PMPI_Pack positions are ints */
+        return MPI_ERR_COUNT;
+    char *row = malloc(a->rank == 0 ? rowlen * (size_t)a->size : rowlen);
+    int err = row ? a2a_pack_sends(a, row, bb, rank_k) : MPI_ERR_NO_MEM;
+    if (!err && a->rank == 0)
+        err = relay_at_root(a, row, bb);
+    else if (!err)
+        err = p2p_send(row, (int)rowlen, MPI_BYTE, 0, a);
+    if (!err && a->rank != 0)
+        err = p2p_recv(row, (int)rowlen, MPI_BYTE, 0, a);
+    if (!err && a->rank != 0)
+        err = a2a_unpack_recvs(a, row, bb, rank_k);
+    free(row);
+    return err;
+}

@@ -1,0 +1,48 @@
+/* rs_linear.c - reduce-scatter as a flat reduce of the whole vector to
+ * rank 0, then a flat scatter of the blocks: the core of
+ * reduce_scatter_linear and reduce_scatter_block_linear.
+ *
+ *   reduce:   1, 2, ..., p-1 -> 0   (folded in rank order, RTREE_FLAT)
+ *   scatter:  0 -> 1 {block 1}, 0 -> 2 {block 2}, ...   (all at once)
+ *
+ * Any op, any p; each block is reduced once, at rank 0, so results are
+ * reproducible. Every rank knows every count, so empty blocks are not
+ * sent.
+ *
+ * Cost = 2 alpha + (p - 1) n beta + (p-1)/p n beta + (p - 1) n gamma
+ * Two rounds whatever p, against 2 ceil(lg p) for the binomial
+ * reduce_scatterv and lg p for recursive halving; every byte crosses rank
+ * 0's link. Wins for very short vectors where latency or the number of
+ * messages in flight is all that counts. */
+#include "rs_core.h"
+#include "buf.h"
+#include "p2p.h"
+
+#include <stdlib.h>
+
+/* Rank 0 sends each non-empty block of full to its rank and keeps its own. */
+static int scatter_flat(const struct coll_args *a, const struct rs_blocks *b, void *full)
+{
+    MPI_Datatype t = a->datatype;
+    int p = a->size, n = 0, err = MPI_SUCCESS;
+    if (a->rank != 0)
+        return b->counts[a->rank] > 0 ? p2p_recv(a->recvbuf, b->counts[a->rank], t, 0, a)
+                                       : MPI_SUCCESS;
+    MPI_Request *reqs = malloc((size_t)p * sizeof *reqs);
+    if (!reqs)
+        return MPI_ERR_NO_MEM;
+    for (int r = 1; r < p && !err; r++)
+        if (b->counts[r] > 0 &&
+            !(err = p2p_isend(buf_at(full, b->displs[r], t), b->counts[r], t, r, a, &reqs[n])))
+            n++;
+    if (!err)
+        err = buf_copy(full, b->counts[0], t, a->recvbuf, b->counts[0], t);
+    int werr = p2p_waitall(n, reqs);
+    free(reqs);
+    return err ? err : werr;
+}
+
+int rs_linear(const struct coll_args *a, const int *counts)
+{
+    return rs_via_root(a, counts, RTREE_FLAT, scatter_flat);
+}
