@@ -56,6 +56,8 @@ static const char usage[] =
     "                       not timed (default 1; 0: no limit)\n"
     "  -s, --seed N         seed of the shuffled order (default 24301)\n"
     "  -o, --csv PATH       write every arm and statistic as CSV\n"
+    "  -F, --fence KIND     how each timed call starts: window (all ranks at one\n"
+    "                       instant of a synchronized clock; default) or barrier\n"
     "  -q, --quiet          no table on stdout\n"
     "  -h, --help\n"
     "Sizes follow the OSU micro-benchmarks (doc/collbench.md).\n";
@@ -133,7 +135,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
         {"sizes", 1, 0, 'm'}, {"np", 1, 0, 'n'}, {"type", 1, 0, 'T'},
         {"root", 1, 0, 'r'}, {"iters", 1, 0, 'i'}, {"time", 1, 0, 't'},
         {"warmup", 1, 0, 'w'}, {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"csv", 1, 0, 'o'},
-        {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"fence", 1, 0, 'F'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     long long a, b;
     int ch, bad = 0;
     memset(o, 0, sizeof *o);
@@ -143,7 +145,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
     o->type = MPI_FLOAT;
     o->nps[o->nnps++] = world;
     o->colls[o->ncolls++] = collop_from_name("allreduce");
-    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:M:s:o:qh", longs, NULL)) != -1) {
+    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:M:s:o:F:qh", longs, NULL)) != -1) {
         switch (ch) {
         case 'c': bad = parse_colls(o, optarg); break;
         case 'a': o->arms = optarg; break;
@@ -161,6 +163,13 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
         case 'M': o->bench.max_call = atof(optarg); break;
         case 's': o->bench.seed = strtoull(optarg, NULL, 0); break;
         case 'o': o->csv = optarg; break;
+        case 'F':
+            bad = fence_parse(optarg) < 0;
+            if (bad && print_errors)
+                fprintf(stderr, "collbench: --fence \"%s\": the fences are window and barrier\n",
+                        optarg);
+            o->bench.fence = bad ? o->bench.fence : (enum fence_kind)fence_parse(optarg);
+            break;
         case 'q': o->quiet = 1; break;
         case 'h': return 1;
         default: bad = 1; break;
@@ -251,6 +260,7 @@ static void open_outputs(struct run *r, int rank, int argc, char **argv)
             continue;
         fputs(prov ? prov : "", outs[i]);
         out_model(outs[i], &r->model);
+        out_fence(outs[i], r->o->bench.fence);
     }
     if (r->csv)
         out_csv_header(r->csv);

@@ -23,6 +23,14 @@ void out_model(FILE *f, const struct bound_model *m)
             m->gamma > 0 ? 1e-6 / m->gamma : 0);
 }
 
+void out_fence(FILE *f, enum fence_kind kind)
+{
+    fprintf(f, "# fence: %s; a call's time runs from %s to the last rank's return\n",
+            fence_name(kind),
+            kind == FENCE_WINDOW ? "one instant of the ranks' synchronized clocks"
+                                 : "each rank's exit from the vendor's barrier");
+}
+
 void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model *m,
                      struct table_notes *notes, int narms)
 {
@@ -31,7 +39,7 @@ void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model
     notes->narms = narms;
     notes->arm = calloc((size_t)narms + 1, sizeof *notes->arm);
     (void)m;
-    fprintf(f, "\n# %s np=%d: median time (us) of the slowest rank per call; xV = time/vendor, "
+    fprintf(f, "\n# %s np=%d: median time (us) per call; xV = time/vendor, "
                "xB = time/bound\n# bound = %s\n",
             coll, np, bound_formula(c));
     fprintf(f, "%8s %10s %10s %6s  %-24s %10s %6s %6s  %-28s %10s %6s\n", "size", "bound",

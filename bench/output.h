@@ -35,6 +35,8 @@ void out_table_row(FILE *f, const struct collop *c, const struct bench_arm *arms
 void out_table_end(FILE *f, const struct bench_arm *arms, struct table_notes *notes);
 
 void out_model(FILE *f, const struct bound_model *m);
+/* "# fence: ..." : how the timed calls started (fence.h). */
+void out_fence(FILE *f, enum fence_kind kind);
 void out_csv_header(FILE *f);
 void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
                   const struct arm_result *res, double bound);

@@ -3,6 +3,7 @@
 #include "util.h"
 #include "collshim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ void bench_opts_default(struct bench_opts *o)
     o->max_call = 1.0;
     o->seed = 0x5eed;
     o->auto_rules = NULL;
+    o->fence = FENCE_WINDOW;
 }
 
 /* ---- arms ---- */
@@ -238,19 +240,23 @@ static void arm_select(const struct collop *c, const struct bench_arm *arm,
     }
 }
 
-/* Select the arm, fence with the vendor's barrier, time the call. */
+/* A timed call whose start some rank missed: not counted. */
+#define LATE_CALL INFINITY
+
+/* Select the arm, start at the fence, time the call; LATE_CALL if this rank
+ * missed the start. */
 static double timed_call(const struct collop *c, const struct bench_arm *arm,
-                         const struct bench_opts *o, int *err)
+                         const struct bench_opts *o, const struct fence *f, int *err)
 {
     double t0, t;
+    int late;
     arm_select(c, arm, o);
-    bench_vendor_barrier(c->comm);
+    t0 = fence_start(f, c->comm, &late);
     collshim_bypass(arm->kind == ARM_VENDOR);
-    t0 = MPI_Wtime();
     *err = collop_call(c);
     t = MPI_Wtime() - t0;
     collshim_bypass(0);
-    return t;
+    return late ? LATE_CALL : t;
 }
 
 static void agree_max(int *v, int n, MPI_Comm comm)
@@ -271,7 +277,7 @@ static void test_corrupt(struct collop *c, const struct bench_arm *arm)
 
 /* Run the arm once on fresh buffers: did it run, and is it right? */
 static void check_arm(struct collop *c, const struct bench_arm *arm,
-                      const struct bench_opts *o, struct arm_result *r)
+                      const struct bench_opts *o, const struct fence *f, struct arm_result *r)
 {
     const char *coll = collop_name(c->coll);
     long long before = 0, after = 0;
@@ -281,7 +287,7 @@ static void check_arm(struct collop *c, const struct bench_arm *arm,
     collop_prepare(c);
     if (arm->kind == ARM_NATIVE)
         before = collshim_algorithm_calls(coll, arm->alg);
-    t = timed_call(c, arm, o, &err);
+    t = timed_call(c, arm, o, f, &err);
     if (arm->kind == ARM_NATIVE)
         after = collshim_algorithm_calls(coll, arm->alg);
     test_corrupt(c, arm);
@@ -292,7 +298,7 @@ static void check_arm(struct collop *c, const struct bench_arm *arm,
     flags[0] = err != MPI_SUCCESS;
     flags[1] = !err && !collop_matches(c);
     flags[2] = arm->kind == ARM_NATIVE && after != before + 1;
-    flags[3] = o->max_call > 0 && t > o->max_call;
+    flags[3] = o->max_call > 0 && isfinite(t) && t > o->max_call;
     agree_max(flags, 4, c->comm);
     if (flags[0] || flags[1]) {
         r->status = ARM_FAILED;
@@ -309,19 +315,30 @@ static void check_arm(struct collop *c, const struct bench_arm *arm,
 
 /* ---- interleaved rounds ---- */
 
-/* Rounds that fit the budget, from the warm-up rounds' time (max over ranks). */
-static int warm_up(const struct collop *c, const struct bench_arm *arms, const int *ok,
-                   int nok, const struct bench_opts *o, uint64_t *rng)
+/* One warm-up round of every arm; whether some rank started a call late. */
+static int warm_round(const struct collop *c, const struct bench_arm *arms, const int *ok,
+                      int nok, const struct bench_opts *o, const struct fence *f, uint64_t *rng)
 {
-    int err, order[nok > 0 ? nok : 1], warm = o->warmup > 0 ? o->warmup : 1;
+    int err, late = 0, order[nok > 0 ? nok : 1];
+    for (int i = 0; i < nok; i++)
+        order[i] = ok[i];
+    bench_shuffle(order, nok, rng);
+    for (int i = 0; i < nok; i++)
+        late |= isinf(timed_call(c, &arms[order[i]], o, f, &err));
+    agree_max(&late, 1, c->comm);
+    return late;
+}
+
+/* Rounds that fit the budget, from the warm-up rounds' time (max over
+ * ranks). A round with a late start doubles the fence's lead. */
+static int warm_up(const struct collop *c, const struct bench_arm *arms, const int *ok,
+                   int nok, const struct bench_opts *o, struct fence *f, uint64_t *rng)
+{
+    int warm = o->warmup > 0 ? o->warmup : 1;
     double t0 = MPI_Wtime(), round;
-    for (int w = 0; w < warm; w++) {
-        for (int i = 0; i < nok; i++)
-            order[i] = ok[i];
-        bench_shuffle(order, nok, rng);
-        for (int i = 0; i < nok; i++)
-            timed_call(c, &arms[order[i]], o, &err);
-    }
+    for (int w = 0; w < warm; w++)
+        if (warm_round(c, arms, ok, nok, o, f, rng))
+            fence_widen(f);
     round = (MPI_Wtime() - t0) / warm;
     collshim_bypass(1);
     MPI_Allreduce(MPI_IN_PLACE, &round, 1, MPI_DOUBLE, MPI_MAX, c->comm);
@@ -330,13 +347,21 @@ static int warm_up(const struct collop *c, const struct bench_arm *arms, const i
     return want < o->min_reps ? o->min_reps : want > o->max_reps ? o->max_reps : (int)want;
 }
 
+/* Statistics of the counted calls (late starts, infinite, sort last). */
 static void fill_stats(struct arm_result *r, double *t, int reps)
 {
     double sum = 0;
     bench_sort(t, reps);
+    while (reps > 0 && isinf(t[reps - 1]))
+        reps--;
+    r->reps = reps;
+    if (reps == 0) {
+        r->status = ARM_SLOW;
+        snprintf(r->why, sizeof r->why, "every timed call started late (fence)");
+        return;
+    }
     for (int i = 0; i < reps; i++)
         sum += t[i];
-    r->reps = reps;
     r->min = t[0];
     r->max = t[reps - 1];
     r->mean = sum / reps;
@@ -347,8 +372,8 @@ static void fill_stats(struct arm_result *r, double *t, int reps)
 
 /* Time the arms ok[0..nok-1]; times[i*reps+r] is arm ok[i]'s r-th call. */
 static int timed_rounds(const struct collop *c, const struct bench_arm *arms, const int *ok,
-                        int nok, int reps, const struct bench_opts *o, uint64_t *rng,
-                        double *times, int *errs)
+                        int nok, int reps, const struct bench_opts *o, const struct fence *f,
+                        uint64_t *rng, double *times, int *errs)
 {
     int order[nok];
     for (int r = 0; r < reps; r++) {
@@ -357,7 +382,7 @@ static int timed_rounds(const struct collop *c, const struct bench_arm *arms, co
         bench_shuffle(order, nok, rng);
         for (int k = 0; k < nok; k++) {
             int i = order[k], err;
-            times[(size_t)i * reps + r] = timed_call(c, &arms[ok[i]], o, &err);
+            times[(size_t)i * reps + r] = timed_call(c, &arms[ok[i]], o, f, &err);
             errs[i] |= err != MPI_SUCCESS;
         }
     }
@@ -372,8 +397,11 @@ int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
                   const struct bench_opts *o, struct arm_result *res)
 {
     int err = collop_reference(c), nok = 0;
+    struct fence f;
     forget_installed();
     agree_max(&err, 1, c->comm);
+    if (!err)
+        err = fence_setup(&f, o->fence, c->comm);
     if (err)
         return err;
     int *ok = malloc((size_t)(narms + 1) * sizeof *ok);
@@ -385,14 +413,14 @@ int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
         return MPI_ERR_NO_MEM;
     }
     for (int a = 0; a < narms; a++) {
-        check_arm(c, &arms[a], o, &res[a]);
+        check_arm(c, &arms[a], o, &f, &res[a]);
         if (res[a].status == ARM_OK)
             ok[nok++] = a;
     }
-    int reps = nok ? warm_up(c, arms, ok, nok, o, &rng) : 0;
+    int reps = nok ? warm_up(c, arms, ok, nok, o, &f, &rng) : 0;
     double *times = nok ? malloc((size_t)nok * reps * sizeof *times) : NULL;
     if (nok && times)
-        err = timed_rounds(c, arms, ok, nok, reps, o, &rng, times, errs);
+        err = timed_rounds(c, arms, ok, nok, reps, o, &f, &rng, times, errs);
     else if (nok)
         err = MPI_ERR_NO_MEM;
     for (int i = 0; !err && i < nok; i++) {

@@ -16,13 +16,17 @@
  * is N/A; one whose checked call took longer than max_call seconds on some
  * rank is SLOW and not timed either, so one pathological arm cannot hold up
  * a whole sweep), then times the arms in interleaved rounds: each round runs every
- * arm once in an order shuffled the same way on all ranks, each call fenced
- * by a vendor barrier that belongs to no arm; a call's time is the maximum
- * over ranks. Warm-up rounds come first and set the number of rounds. */
+ * arm once in an order shuffled the same way on all ranks, each call
+ * started by a fence that belongs to no arm (fence.h: by default all ranks
+ * at one instant of a synchronized clock, or after the vendor's barrier);
+ * a call's time runs from its start to its end, the maximum over ranks.
+ * Warm-up rounds come first and set the number of rounds; calls that a
+ * rank started late (window fence) are not counted. */
 #ifndef COLLBENCH_TIMING_H
 #define COLLBENCH_TIMING_H
 
 #include "collops.h"
+#include "fence.h"
 
 #include <stdint.h>
 
@@ -62,6 +66,7 @@ struct bench_opts {
     double max_call;   /* seconds; a checked call slower than this: SLOW (0: no limit) */
     uint64_t seed;     /* shuffles; must be the same on every rank */
     const char *auto_rules; /* COLLSHIM_TUNE of the environment, for "auto" */
+    enum fence_kind fence;  /* how each timed call starts (window) */
 };
 void bench_opts_default(struct bench_opts *o);
 

@@ -169,6 +169,51 @@ void tune_choose(const struct tune_series *s, const struct tune_choose_opts *o, 
     }
 }
 
+/* ---- a second look ---- */
+
+/* The options of "clearly faster than the vendor" at one size. */
+static struct tune_choose_opts versus_vendor(const struct tune_stat *stat, int narms, int v,
+                                             const struct tune_choose_opts *o)
+{
+    struct tune_choose_opts strict = *o;
+    int natives = 0;
+    for (int a = 0; a < narms; a++)
+        natives += a != v && stat[a].ok;
+    strict.z = tune_bonferroni_z(o->z, natives);
+    return strict;
+}
+
+int tune_native_wins(const struct tune_stat *stat, int narms, int v,
+                     const struct tune_choose_opts *o)
+{
+    struct tune_choose_opts strict = versus_vendor(stat, narms, v, o);
+    for (int a = 0; v >= 0 && a < narms; a++)
+        if (a != v && tune_faster(&stat[a], &stat[v], &strict))
+            return 1;
+    return 0;
+}
+
+int tune_unresolved(const struct tune_stat *stat, int narms, int v,
+                    const struct tune_choose_opts *o, int max, int *out)
+{
+    int n = 0;
+    if (v < 0 || max < 1 || !stat[v].ok || stat[v].median <= 0 ||
+        tune_native_wins(stat, narms, v, o))
+        return 0;
+    for (int a = 0; a < narms; a++) {
+        if (a == v || !stat[a].ok ||
+            (stat[v].median - stat[a].median) / stat[v].median <= o->min_gain)
+            continue;
+        int i = n < max ? n++ : max; /* max: full, replaces the slowest if faster */
+        if (i == max && stat[out[max - 1]].median <= stat[a].median)
+            continue;
+        for (i = i < max ? i : max - 1; i > 0 && stat[out[i - 1]].median > stat[a].median; i--)
+            out[i] = out[i - 1];
+        out[i] = a;
+    }
+    return n;
+}
+
 /* ---- ranges ---- */
 
 uint64_t tune_boundary(uint64_t below, uint64_t above)

@@ -73,6 +73,22 @@ int tune_faster(const struct tune_stat *a, const struct tune_stat *b,
 /* z whose one-sided normal tail is that of z divided by m (z for m <= 1). */
 double tune_bonferroni_z(double z, int m);
 
+/* Whether some native arm at one size (stat[arm], the vendor at index v)
+ * is clearly faster than the vendor, z raised for the native arms timed:
+ * what makes it eligible in tune_choose. */
+int tune_native_wins(const struct tune_stat *stat, int narms, int v,
+                     const struct tune_choose_opts *o);
+
+/* A second look at one size (stat[arm], the vendor at index v): when no
+ * native arm is clearly faster than the vendor, the native arms whose
+ * median is below the vendor's by more than min_gain but within the noise
+ * the choice asks (z raised for the native arms timed) are unresolved:
+ * a longer, independent measurement can tell. Writes the `max` of them
+ * with the smallest medians to out, fastest first, and returns how many;
+ * 0 when a native arm already wins clearly, or none comes close. */
+int tune_unresolved(const struct tune_stat *stat, int narms, int v,
+                    const struct tune_choose_opts *o, int max, int *out);
+
 /* Index of the vendor arm, -1 if none. */
 int tune_vendor_arm(const struct tune_series *s);
 /* choice[i]: the arm for size i (the same for sizes of equal key), -1 where

@@ -50,12 +50,15 @@ struct tune_run {
     int narms[COLLOP_COUNT];
     struct bound_model model;
     int verify;                      /* run the verification */
+    double min_gain;                 /* of the choice (tune_choose_opts) */
+    enum fence_kind fence;           /* how timed calls start (fence.h) */
     FILE *csv;                       /* rank 0: every arm of every case (output.h), or NULL */
     /* state */
     struct tune_case *cases;
     int ncases, level, max_level;    /* cut level now, and the most it was */
     double t0;                       /* MPI_Wtime at the start */
     double est_done, real_done;      /* estimated and real seconds of finished work */
+    int looks, looks_won;            /* second looks, and those that found a clear native win */
 };
 
 /* Whether `size` of coll can be measured at np ranks (one element at least). */

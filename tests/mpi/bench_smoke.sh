@@ -39,6 +39,23 @@ expect "report has a line per collective and np" \
     grep -qE '^  allreduce +3 +[0-9]' "$report"
 expect "report names the algorithms per size range" \
     grep -qE '^  allreduce +2 +4-8 +recursive_doubling' "$report"
+expect "CSV says the fence (window by default)" grep -q '^# fence: window' "$csv"
+expect "table says the fence once" [ "$(grep -c '^# fence: window' "$tmp/out.txt")" -eq 1 ]
+
+# The barrier fence, and a fence that does not exist.
+mpi_run 2 -- "$TOP_BUILDDIR/collbench" -c bcast -m 4:16 -i 3:5 -t 0.0005 -w 1 -F barrier \
+    -o "$tmp/barrier.csv" > "$tmp/barrier.txt" 2>&1
+rc=$?
+expect "barrier fence: exits 0" [ "$rc" -eq 0 ]
+expect "barrier fence: said in the CSV" grep -q '^# fence: barrier' "$tmp/barrier.csv"
+expect "barrier fence: vendor timed at 3 sizes" \
+    [ "$(grep -v '^#' "$tmp/barrier.csv" | awk -F, '$6 == "vendor" && $11 == "ok"' | wc -l)" -eq 3 ]
+mpi_run 2 -- "$TOP_BUILDDIR/collbench" -F bogus > "$tmp/bogus.txt" 2>&1
+rc=$?
+expect "unknown fence: exits non-zero" [ "$rc" -ne 0 ]
+expect "unknown fence: names the fences" \
+    grep -q 'collbench: --fence "bogus": the fences are window and barrier' "$tmp/bogus.txt"
+
 if command -v gnuplot > /dev/null; then
     "$TOP_SRCDIR/bench/collbench-plot" "$csv" "$tmp/plots" > /dev/null
     expect "plots written" test -s "$tmp/plots/allreduce-np3-latency.png" \

@@ -23,6 +23,8 @@ expect "only allreduce is tuned" [ -z "$(grep -vE '^(#|allreduce |$)' "$table")"
 expect "progress shows the time left" grep -qE '^colltune: \[ *[0-9]+%\] .* about [0-9:]+ left' "$tmp/err.txt"
 expect "verification printed per size" grep -qE '^ +8k +[0-9.]+ +[0-9.]+ ' "$tmp/out.txt"
 expect "verification summary in the table" grep -q '^# auto with the new table is slower' "$table"
+expect "table says the fence" grep -q '^# fence: window' "$table"
+expect "table says how many second looks" grep -qE '^# second looks: [0-9]+ cases' "$table"
 
 # The algorithm the table's rule names for the 8000-byte allreduce of plain_c.
 want=$(awk '$1 == "allreduce" && $2 ~ /^np=/ {
@@ -53,4 +55,5 @@ bad "unknown collective" 'unknown collective "allreduc"' -c allreduc
 bad "impossible size range" 'impossible size range "1m:4k"' -c allreduce -m 1m:4k
 bad "no element fits the range" 'impossible size range "1:2" for allreduce' -c allreduce -m 1:2
 bad "budget too small" 'budget of 0.5 s is too small' -c allreduce -b 0.5
+bad "unknown fence" '"bogus": the fences are window and barrier' -c allreduce --fence bogus
 finish colltune_smoke

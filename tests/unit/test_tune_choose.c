@@ -143,6 +143,58 @@ START_TEST(noise_keeps_the_vendor)
 }
 END_TEST
 
+/* Noisy stats: median m, spread m * (1 +- w), n repetitions. */
+static struct tune_stat noisy(double m, double w, int n)
+{
+    return (struct tune_stat){1, n, m, m * (1 - w), m * (1 + w)};
+}
+
+START_TEST(unresolved_arms_are_the_close_calls)
+{
+    struct tune_choose_opts o = opts();
+    int out[3] = {-1, -1, -1};
+    /* vendor 100 +-30%, 10 reps: natives at 90 and 85 are within the
+     * noise, 99 is within min_gain, 120 is slower: the two, fastest first */
+    struct tune_stat s[5] = {noisy(100, .3, 10), noisy(90, .3, 10), noisy(99, .3, 10),
+                             noisy(85, .3, 10), noisy(120, .3, 10)};
+    ck_assert_int_eq(tune_unresolved(s, 5, 0, &o, 3, out), 2);
+    ck_assert_int_eq(out[0], 3);
+    ck_assert_int_eq(out[1], 1);
+    /* at most max, the fastest kept */
+    ck_assert_int_eq(tune_unresolved(s, 5, 0, &o, 1, out), 1);
+    ck_assert_int_eq(out[0], 3);
+    /* a native already clearly faster: nothing to resolve */
+    s[4] = tight(50);
+    s[0] = tight(100);
+    ck_assert_int_eq(tune_unresolved(s, 5, 0, &o, 3, out), 0);
+    /* an untimed vendor: nothing to compare with */
+    s[0].ok = 0;
+    ck_assert_int_eq(tune_unresolved(s, 5, 0, &o, 3, out), 0);
+}
+END_TEST
+
+START_TEST(unresolved_uses_the_choice_threshold)
+{
+    struct tune_choose_opts o = opts();
+    int out[4], choice[1];
+    uint64_t keys[] = {8};
+    double med[] = {100, 90, 0};
+    struct example e;
+    example(&e, 4, 1, keys, med);
+    /* 10% gain: clearly faster alone at 100 reps +-5%, so chosen and not
+     * unresolved; at 10 reps +-30% not chosen, and unresolved */
+    e.stat[0] = noisy(100, .05, 100), e.stat[1] = noisy(90, .05, 100);
+    tune_choose(&e.s, &o, choice);
+    ck_assert_int_eq(choice[0], 1);
+    ck_assert_int_eq(tune_unresolved(e.stat, NARMS, 0, &o, 4, out), 0);
+    e.stat[0] = noisy(100, .3, 10), e.stat[1] = noisy(90, .3, 10);
+    tune_choose(&e.s, &o, choice);
+    ck_assert_int_eq(choice[0], 0);
+    ck_assert_int_eq(tune_unresolved(e.stat, NARMS, 0, &o, 4, out), 1);
+    ck_assert_int_eq(out[0], 1);
+}
+END_TEST
+
 START_TEST(ties_keep_the_neighbour_then_the_builtin)
 {
     struct tune_choose_opts o = opts();
@@ -387,6 +439,8 @@ Suite *tune_choose_suite(void)
     tcase_add_test(tc, more_arms_need_a_larger_margin);
     tcase_add_test(tc, vendor_unless_clearly_faster);
     tcase_add_test(tc, noise_keeps_the_vendor);
+    tcase_add_test(tc, unresolved_arms_are_the_close_calls);
+    tcase_add_test(tc, unresolved_uses_the_choice_threshold);
     tcase_add_test(tc, ties_keep_the_neighbour_then_the_builtin);
     tcase_add_test(tc, equal_keys_are_one_decision);
     tcase_add_test(tc, boundaries_are_round_and_between);
