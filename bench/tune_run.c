@@ -396,6 +396,8 @@ static int fill_series(const struct tune_run *r, int coll, int k, struct tune_se
         keys[j] = c->key_bytes;
         builtin[j] = c->builtin;
         case_stats(r, c, &stat[(size_t)j * na]);
+        for (int a = 0; c->demoted && a < na; a++)
+            stat[(size_t)j * na + a].ok &= r->arms[coll][a].kind == ARM_VENDOR;
         j++;
     }
     return n;
@@ -530,6 +532,11 @@ static int verify_case(struct tune_run *r, struct tune_case *tc, const struct be
  * the whole table, parsed before every call, costs 20 us per call here and
  * staggers the ranks' start into the timed call by as much on the virtual
  * cluster (+10% at small sizes); the selection is the same. */
+static int to_verify(const struct tune_case *tc, int coll, int k)
+{
+    return tc->coll == coll && tc->k == k && tc->state == CASE_MEASURED && !tc->verified;
+}
+
 static void verify_block(struct tune_run *r, int coll, int k, const char *rules, FILE *out)
 {
     int n = 0, np = r->nps[k];
@@ -537,28 +544,30 @@ static void verify_block(struct tune_run *r, int coll, int k, const char *rules,
     char *sub = tune_rules_for(rules, collop_name(coll), np), what[96];
     double t0 = MPI_Wtime();
     verify_arms(arms, sub ? sub : rules);
-    if (r->rank == 0 && out)
+    for (int i = 0; i < r->ncases; i++)
+        n += to_verify(&r->cases[i], coll, k);
+    if (r->rank == 0 && out && n)
         fprintf(out, "\n# %s np=%d: median us per call; new = auto with the "
                      "new table, built-in = auto with the built-in table, each timed in a pair "
                      "with the vendor; xV = time/vendor of its pair, +- = 2 standard errors of "
                      "xV\n%8s %11s %11s %6s %5s  %-28s %11s %6s  %s\n",
                 collop_name(coll), np, "size", "vendor", "new", "xV", "+-", "new runs",
                 "built-in", "xV", "built-in runs");
-    for (int i = 0; i < r->ncases; i++) {
+    for (int i = 0; n && i < r->ncases; i++) {
         struct tune_case *tc = &r->cases[i];
-        if (tc->coll != coll || tc->k != k || tc->state != CASE_MEASURED || tc->verified)
+        if (!to_verify(tc, coll, k))
             continue;
         double t1 = MPI_Wtime();
         if (!verify_case(r, tc, arms) && r->rank == 0 && out)
             verify_row(out, tc);
         r->real_done += MPI_Wtime() - t1;
         replan(r, r->comms[k]);
-        n++;
     }
     if (out)
         fflush(out);
     snprintf(what, sizeof what, "verify %s np=%d", collop_name(coll), np);
-    progress(r, what, n, MPI_Wtime() - t0);
+    if (n)
+        progress(r, what, n, MPI_Wtime() - t0);
     free(sub);
 }
 
@@ -628,6 +637,47 @@ static void summary(const struct tune_run *r, FILE *f, const char *prefix)
                "slower than the vendor by more than 5%% at %d of %d measured cases (%d beyond the "
                "noise); %d measured again after a first ratio above 1.05\n",
             prefix, r->nps[top], prefix, total_over, total, total_sure, again);
+}
+
+int tune_run_demote(struct tune_run *r)
+{
+    /* Test hook: COLLTUNE_TEST_DEMOTE=1 demotes every native choice. */
+    int n = 0, all = getenv("COLLTUNE_TEST_DEMOTE") != NULL;
+    int *flag = calloc((size_t)r->ncases + 1, sizeof *flag);
+    if (!flag)
+        return 0;
+    for (int i = 0; r->rank == 0 && i < r->ncases; i++) {
+        const struct tune_case *tc = &r->cases[i];
+        flag[i] = !tc->demoted && tc->verified && (all || vratio(tc, V_NEW) > 1.05) &&
+                  strcmp(tc->vres[V_NEW].ran, "vendor");
+    }
+    collshim_bypass(1);
+    MPI_Bcast(flag, r->ncases, MPI_INT, 0, MPI_COMM_WORLD);
+    collshim_bypass(0);
+    for (int i = 0; i < r->ncases; i++)
+        r->cases[i].demoted |= flag[i], n += flag[i];
+    r->demoted += n;
+    free(flag);
+    return n;
+}
+
+void tune_run_unverify_changed(struct tune_run *r, const char *before, const char *after)
+{
+    for (int k = 0; k < r->nnps; k++) {
+        for (int i = 0; i < r->ncolls; i++) {
+            const char *name = collop_name(r->colls[i]);
+            char *x = tune_rules_for(before, name, r->nps[k]);
+            char *y = tune_rules_for(after, name, r->nps[k]);
+            int same = x && y && !strcmp(x, y);
+            for (int j = 0; !same && j < r->ncases; j++) {
+                struct tune_case *tc = &r->cases[j];
+                if (tc->coll == r->colls[i] && tc->k == k)
+                    tc->verified = 0, tc->first_ratio = 0;
+            }
+            free(x);
+            free(y);
+        }
+    }
 }
 
 int tune_run_verify(struct tune_run *r, const char *rules, FILE *out, FILE *also)

@@ -30,6 +30,7 @@ struct tune_case {
     int *useful;             /* per arm: timed here (tune_useful_arms) */
     struct arm_result *res;  /* per arm of the collective */
     int verified;
+    int demoted;             /* the verification found its native choice slower: vendor */
     double first_ratio;      /* > 0: re-measured; the first new/vendor ratio */
     struct arm_result vres[4]; /* vendor, new table; built-in table, vendor */
 };
@@ -59,6 +60,7 @@ struct tune_run {
     double t0;                       /* MPI_Wtime at the start */
     double est_done, real_done;      /* estimated and real seconds of finished work */
     int looks, looks_won;            /* second looks, and those that found a clear native win */
+    int demoted;                     /* cases the repair gave back to the vendor */
 };
 
 /* Whether `size` of coll can be measured at np ranks (one element at least). */
@@ -78,6 +80,14 @@ void tune_run_free_series(struct tune_series *series, int n);
  * measured case; rank 0 prints the blocks and the summary to out (and the
  * summary as comments to also, if not NULL). Collective over the world. */
 int tune_run_verify(struct tune_run *r, const char *rules, FILE *out, FILE *also);
+/* The repair after a verification: cases where auto with the new table
+ * ran a native algorithm more than 5% slower than the vendor are demoted
+ * (the choice sees only the vendor there). Decided on rank 0, agreed over
+ * the world; returns how many were newly demoted. */
+int tune_run_demote(struct tune_run *r);
+/* Mark unverified every case of the (collective, np) whose rules differ
+ * between the two tables, so tune_run_verify measures them again. */
+void tune_run_unverify_changed(struct tune_run *r, const char *before, const char *after);
 /* "12:34" */
 void tune_format_time(double seconds, char *buf, size_t len);
 

@@ -42,6 +42,21 @@ expect "plain_c right under the table" grep -q 'plain_c: ok (np=2)' "$tmp/plain.
 expect "the table's rule for 8000 bytes ran (${want:-none found})" \
     grep -q "collshim: allreduce np=2 bytes=8000 -> ${want:-NONE}\$" "$tmp/plain.txt"
 
+# The repair: with every native choice demoted (test hook), the table is
+# rewritten with the vendor there and what changed is verified again.
+mpi_run 2 COLLTUNE_TEST_DEMOTE=1 -- "$tune" -c allreduce -m 4:16k -b 20 -o "$tmp/d.table" \
+    > "$tmp/d.out" 2> "$tmp/d.err"
+rc=$?
+expect "repair: colltune exits 0" [ "$rc" -eq 0 ]
+expect "repair: no native rule left in the table" \
+    [ -z "$(grep -E '^allreduce .*@' "$tmp/d.table" | grep -v '@vendor')" ]
+first=$(sed -n '/^# the table, written/,/^$/p' "$tmp/d.out" | grep -E '^allreduce .*@' | grep -vc '@vendor')
+if [ "$first" -gt 0 ]; then
+    expect "repair: said on stderr" grep -q 'native choice.* slower than the vendor' "$tmp/d.err"
+    expect "repair: the table says so" grep -q '^# repaired: [0-9]* cases' "$tmp/d.table"
+    expect "repair: verified again" [ "$(grep -c '^# allreduce np=2:' "$tmp/d.out")" -eq 2 ]
+fi
+
 # Bad input: a clear message and no measuring.
 bad() {
     local what=$1 pattern=$2; shift 2
