@@ -315,14 +315,14 @@ static const struct sweep_row *find_sweep(const struct options *o, const char *c
 /* "vendor,binomial,pipeline:seg=16k/64k/256k,..." for bench_arms_parse. */
 static char *arm_spec(const struct options *o, const char *coll)
 {
-    struct tune_text t = {0};
+    struct bench_text t = {0};
     int n = collshim_algorithm_count(coll);
-    tune_text_put(&t, "vendor");
+    bench_text_put(&t, "vendor");
     for (int i = 0; i < n; i++) {
         const char *name = collshim_algorithm_name(coll, i);
         const struct sweep_row *row = name ? find_sweep(o, coll, name) : NULL;
         if (name && strcmp(name, "vendor"))
-            tune_text_put(&t, ",%s", row ? row->spec : name);
+            bench_text_put(&t, ",%s", row ? row->spec : name);
     }
     return t.s;
 }
@@ -433,16 +433,16 @@ static int plan_budget(struct tune_run *r)
 
 static char *make_rules(const struct tune_run *r, double min_gain)
 {
-    struct tune_text t = {0};
+    struct bench_text t = {0};
     struct tune_choose_opts co;
     tune_choose_opts_default(&co);
     co.min_gain = min_gain;
-    tune_text_put(&t, "%s", "");
+    bench_text_put(&t, "%s", "");
     for (int i = 0; i < r->ncolls; i++) {
         struct tune_series *s = NULL;
         int n = tune_run_series(r, r->colls[i], &s);
         if (n > 0) {
-            tune_text_put(&t, "# %s\n", collop_name(r->colls[i]));
+            bench_text_put(&t, "# %s\n", collop_name(r->colls[i]));
             tune_rules(collop_name(r->colls[i]), s, n, &co, &t);
         }
         tune_run_free_series(s, n > 0 ? n : 0);
@@ -586,15 +586,15 @@ static void split_comms(struct tune_run *r)
 static char *read_text(const char *path)
 {
     FILE *f = fopen(path, "r");
-    struct tune_text t = {0};
+    struct bench_text t = {0};
     char line[4096];
     if (!f) {
         perror(path);
         return NULL;
     }
-    tune_text_put(&t, "%s", "");
+    bench_text_put(&t, "%s", "");
     while (fgets(line, sizeof line, f))
-        tune_text_put(&t, "%s", line);
+        bench_text_put(&t, "%s", line);
     fclose(f);
     return t.s;
 }

@@ -267,30 +267,6 @@ void tune_np_spans(const int *nps, int n, int *lo, int *hi)
     }
 }
 
-/* ---- text ---- */
-
-void tune_text_put(struct tune_text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = (t->cap + (size_t)n + 1) * 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown)
-            return;
-        t->s = grown;
-        t->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
 /* The ranges of one communicator size, ready to compare and print. */
 struct np_rules {
     int lo, hi, n;
@@ -311,7 +287,7 @@ static int same_rules(const struct np_rules *x, const struct np_rules *y)
     return 1;
 }
 
-static void put_rules(struct tune_text *t, const char *coll, const struct np_rules *nr)
+static void put_rules(struct bench_text *t, const char *coll, const struct np_rules *nr)
 {
     char np[48], lo[32], hi[32], range[72];
     if (nr->hi == INT_MAX)
@@ -332,13 +308,13 @@ static void put_rules(struct tune_text *t, const char *coll, const struct np_rul
             range[0] = '\0';
         else
             snprintf(range, sizeof range, "%s-%s", lo, hi);
-        tune_text_put(t, "%-21s %-10s %-12s @%s%s%s\n", coll, np, range, a->alg,
+        bench_text_put(t, "%-21s %-10s %-12s @%s%s%s\n", coll, np, range, a->alg,
                       a->params[0] ? " " : "", a->params);
     }
 }
 
 int tune_rules(const char *coll, const struct tune_series *series, int nseries,
-               const struct tune_choose_opts *o, struct tune_text *t)
+               const struct tune_choose_opts *o, struct bench_text *t)
 {
     struct np_rules *nr = calloc((size_t)nseries + 1, sizeof *nr);
     int *nps = calloc((size_t)nseries + 1, sizeof *nps), *lo = calloc((size_t)nseries + 1, sizeof *lo),
@@ -399,12 +375,12 @@ static int line_matches(const char *line, size_t len, const char *coll, int np)
 
 char *tune_rules_for(const char *rules, const char *coll, int np)
 {
-    struct tune_text t = {0};
-    tune_text_put(&t, "%s", "");
+    struct bench_text t = {0};
+    bench_text_put(&t, "%s", "");
     for (const char *p = rules; p && *p;) {
         size_t len = strcspn(p, "\n;");
         if (line_matches(p, len, coll, np))
-            tune_text_put(&t, "%.*s\n", (int)len, p);
+            bench_text_put(&t, "%.*s\n", (int)len, p);
         p += len;
         p += *p != '\0';
     }

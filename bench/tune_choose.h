@@ -31,6 +31,8 @@
 #ifndef COLLTUNE_CHOOSE_H
 #define COLLTUNE_CHOOSE_H
 
+#include "util.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -106,17 +108,10 @@ int tune_merge(const struct tune_series *s, const int *choice, struct tune_range
 /* np ranges of n ascending communicator sizes; hi of the last is INT_MAX. */
 void tune_np_spans(const int *nps, int n, int *lo, int *hi);
 
-/* A growing text. */
-struct tune_text {
-    char *s;
-    size_t len, cap;
-};
-void tune_text_put(struct tune_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* The rules of collective `coll` from its series (ascending np): choose,
  * merge, span and write them into t. Returns the number of rules. */
 int tune_rules(const char *coll, const struct tune_series *series, int nseries,
-               const struct tune_choose_opts *o, struct tune_text *t);
+               const struct tune_choose_opts *o, struct bench_text *t);
 
 /* The lines of `rules` that can match collective `coll` at np ranks (the
  * collective named and np within the rule's np=, or no np=), in order:

@@ -2,6 +2,7 @@
 #include "util.h"
 #include "collshim.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -91,4 +92,26 @@ void bench_format_bytes(uint64_t b, char *buf, size_t len)
         snprintf(buf, len, "%lluk", (unsigned long long)(b >> 10));
     else
         snprintf(buf, len, "%llu", (unsigned long long)b);
+}
+
+void bench_text_put(struct bench_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = (t->cap + (size_t)n + 1) * 2;
+        char *grown = realloc(t->s, cap);
+        if (!grown)
+            return;
+        t->s = grown;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
 }

@@ -1,5 +1,6 @@
 /* util.h - small pieces the benchmarks share: barriers that belong to no
- * arm, percentiles, and a random generator that is the same on every rank. */
+ * arm, percentiles, a random generator that is the same on every rank, a
+ * growing text and byte sizes. */
 #ifndef COLLBENCH_UTIL_H
 #define COLLBENCH_UTIL_H
 
@@ -24,6 +25,14 @@ void bench_sort(double *v, int n);
 uint64_t bench_rand(uint64_t *state);
 /* Shuffle order[0..n-1] (Fisher-Yates) with the generator. */
 void bench_shuffle(int *order, int n, uint64_t *state);
+
+/* A growing text (provenance, tables); bench_text_put appends printf-style
+ * and leaves the text as it was if memory runs out. */
+struct bench_text {
+    char *s;
+    size_t len, cap;
+};
+void bench_text_put(struct bench_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse "64", "4k", "1m", "2g" (powers of 1024) into bytes; -1 if invalid. */
 long long bench_parse_bytes(const char *s);

@@ -322,7 +322,7 @@ START_TEST(rules_parse_and_select_the_choice)
     struct tune_choose_opts o = opts();
     struct example e[3];
     struct tune_series s[3];
-    struct tune_text text = {0};
+    struct bench_text text = {0};
     struct tune_table t;
     char err[1024];
     uint64_t keys[] = {1024, 2048, 4096, 8192};
