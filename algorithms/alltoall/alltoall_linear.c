@@ -21,6 +21,7 @@
  * positions); beyond that it returns MPI_ERR_COUNT. */
 #include "../common/a2a.h"
 #include "../common/buf.h"
+#include "../common/linear_root.h"
 #include "../common/p2p.h"
 
 #include <limits.h>
@@ -37,19 +38,8 @@ static int rank_k(int rank, int p, int k)
 /* Rows 1..p-1 of rows from (send: to) their ranks, all in flight. */
 static int move_rows(const struct coll_args *a, char *rows, size_t rowlen, int send)
 {
-    int p = a->size, n = 0, err = MPI_SUCCESS;
-    MPI_Request *reqs = malloc((size_t)p * sizeof *reqs);
-    if (!reqs)
-        return MPI_ERR_NO_MEM;
-    for (int r = 1; r < p && !err; r++) {
-        char *row = rows + rowlen * (size_t)r;
-        err = send ? p2p_isend(row, (int)rowlen, MPI_BYTE, r, a, &reqs[n])
-                   : p2p_irecv(row, (int)rowlen, MPI_BYTE, r, a, &reqs[n]);
-        n += !err;
-    }
-    int werr = p2p_waitall(n, reqs);
-    free(reqs);
-    return err ? err : werr;
+    struct lin_blocks b = {rows, MPI_BYTE, (int)rowlen, NULL, NULL};
+    return lin_root_exchange(a, 0, &b, send, 0);
 }
 
 /* out row r = block r of every row of in, in rank order. */

@@ -18,9 +18,8 @@
 #include "allgather_blocks.h"
 #include "bcast_tree.h"
 #include "buf.h"
+#include "linear_root.h"
 #include "p2p.h"
-
-#include <stdlib.h>
 
 static int send_own(const struct coll_args *a, const struct agb_layout *l)
 {
@@ -38,32 +37,6 @@ static int send_own(const struct coll_args *a, const struct agb_layout *l)
     return err;
 }
 
-/* Rank 0: every other rank's non-empty block, all receives in flight. */
-static int receive_all(const struct coll_args *a, const struct agb_layout *l)
-{
-    int p = a->size, n = 0, err = MPI_SUCCESS;
-    MPI_Request *reqs = malloc((size_t)p * sizeof *reqs);
-    struct agb_msg *msgs = calloc((size_t)p, sizeof *msgs);
-    if (!reqs || !msgs)
-        err = MPI_ERR_NO_MEM;
-    for (int r = 1; r < p && !err; r++) {
-        if (agb_block_count(l, r) == 0 || buf_type_size(l->type) == 0)
-            continue;
-        if ((err = agb_msg_of(l, r, 1, &msgs[n])))
-            break;
-        if ((err = p2p_irecv(msgs[n].origin, msgs[n].count, msgs[n].type, r, a, &reqs[n])))
-            agb_msg_free(&msgs[n]);
-        else
-            n++;
-    }
-    int werr = p2p_waitall(n, reqs);
-    for (int i = 0; i < n; i++)
-        agb_msg_free(&msgs[i]);
-    free(reqs);
-    free(msgs);
-    return err ? err : werr;
-}
-
 int agb_linear(const struct coll_args *a)
 {
     struct agb_layout l = agb_layout_of(a);
@@ -73,7 +46,8 @@ int agb_linear(const struct coll_args *a)
         err = agb_place_own(a, &l);
     if (err || a->size == 1)
         return err;
-    err = a->rank == 0 ? receive_all(a, &l) : send_own(a, &l);
+    struct lin_blocks blocks = {l.buf, l.type, l.count, l.counts, l.displs};
+    err = a->rank == 0 ? lin_root_exchange(a, 0, &blocks, 0, 0) : send_own(a, &l);
     if (err || (err = agb_msg_of(&l, 0, a->size, &all)))
         return err;
     err = bcast_tree_flat(all.origin, all.count, all.type, 0, a);

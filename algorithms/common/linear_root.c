@@ -19,11 +19,11 @@ static void *block_at(const struct lin_blocks *b, int i)
 
 /* Next peer after *next (in rank order from root+1) with a non-empty block,
  * or -1 when none is left. */
-static int next_peer(const struct coll_args *a, const struct lin_blocks *b, int *next)
+static int next_peer(const struct coll_args *a, int root, const struct lin_blocks *b, int *next)
 {
     int tsize = buf_type_size(b->type);
     while (*next < a->size - 1) {
-        int peer = (a->root + 1 + (*next)++) % a->size;
+        int peer = (root + 1 + (*next)++) % a->size;
         if ((long long)block_count(b, peer) * tsize > 0)
             return peer;
     }
@@ -39,8 +39,8 @@ static int post(const struct coll_args *a, const struct lin_blocks *b, int sendi
 }
 
 /* Keep up to window requests in flight until every peer is served. */
-static int root_loop(const struct coll_args *a, const struct lin_blocks *b, int sending,
-                     int window)
+int lin_root_exchange(const struct coll_args *a, int root, const struct lin_blocks *b,
+                      int sending, int window)
 {
     int next = 0, peer, err = MPI_SUCCESS, n = 0;
     if (window <= 0 || window > a->size - 1)
@@ -48,13 +48,13 @@ static int root_loop(const struct coll_args *a, const struct lin_blocks *b, int 
     MPI_Request *reqs = malloc((size_t)(window > 0 ? window : 1) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
-    while (!err && n < window && (peer = next_peer(a, b, &next)) >= 0)
+    while (!err && n < window && (peer = next_peer(a, root, b, &next)) >= 0)
         err = post(a, b, sending, peer, &reqs[n++]);
     while (!err) {
         int idx;
         if ((err = PMPI_Waitany(n, reqs, &idx, MPI_STATUS_IGNORE)) || idx == MPI_UNDEFINED)
             break;
-        if ((peer = next_peer(a, b, &next)) >= 0)
+        if ((peer = next_peer(a, root, b, &next)) >= 0)
             err = post(a, b, sending, peer, &reqs[idx]);
     }
     free(reqs);
@@ -72,7 +72,7 @@ int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window
     if (!a->in_place)
         err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, block_at(b, a->root),
                        block_count(b, a->root), b->type);
-    return err ? err : root_loop(a, b, 0, window);
+    return err ? err : lin_root_exchange(a, a->root, b, 0, window);
 }
 
 int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int window)
@@ -86,5 +86,5 @@ int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int windo
     if (!a->in_place)
         err = buf_copy(block_at(b, a->root), block_count(b, a->root), b->type, a->recvbuf,
                        a->recvcount, a->recvtype);
-    return err ? err : root_loop(a, b, 1, window);
+    return err ? err : lin_root_exchange(a, a->root, b, 1, window);
 }

@@ -2,7 +2,8 @@
  * sends) one message per other rank, straight into (or from) the user's
  * buffer, with at most `window` requests in flight. Shared by
  * gather_linear, gatherv_linear(_throttled), scatter_linear and
- * scatterv_linear(_throttled). */
+ * scatterv_linear(_throttled), and by the flat halves of the other linear
+ * algorithms (allgather(v), reduce_scatter(_block), alltoall). */
 #ifndef COLLSHIM_LINEAR_ROOT_H
 #define COLLSHIM_LINEAR_ROOT_H
 
@@ -19,6 +20,12 @@ struct lin_blocks {
     int count;                  /* elements per block when counts is NULL */
     const int *counts, *displs; /* v-variants: per rank, in type extents */
 };
+
+/* The root's side alone: send (sending) or receive block r of b to or
+ * from every rank r != root whose block is not empty, in rank order from
+ * root + 1, at most window requests in flight (<= 0: all at once). */
+int lin_root_exchange(const struct coll_args *a, int root, const struct lin_blocks *b,
+                      int sending, int window);
 
 /* The whole collective. window <= 0 or >= p-1: every request at once.
  * Ranks skip empty blocks on both sides (their byte sizes agree). */

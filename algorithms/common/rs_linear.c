@@ -16,30 +16,20 @@
  * messages in flight is all that counts. */
 #include "rs_core.h"
 #include "buf.h"
+#include "linear_root.h"
 #include "p2p.h"
 
-#include <stdlib.h>
 
 /* Rank 0 sends each non-empty block of full to its rank and keeps its own. */
 static int scatter_flat(const struct coll_args *a, const struct rs_blocks *b, void *full)
 {
     MPI_Datatype t = a->datatype;
-    int p = a->size, n = 0, err = MPI_SUCCESS;
+    struct lin_blocks blocks = {full, t, 0, b->counts, b->displs};
     if (a->rank != 0)
         return b->counts[a->rank] > 0 ? p2p_recv(a->recvbuf, b->counts[a->rank], t, 0, a)
                                        : MPI_SUCCESS;
-    MPI_Request *reqs = malloc((size_t)p * sizeof *reqs);
-    if (!reqs)
-        return MPI_ERR_NO_MEM;
-    for (int r = 1; r < p && !err; r++)
-        if (b->counts[r] > 0 &&
-            !(err = p2p_isend(buf_at(full, b->displs[r], t), b->counts[r], t, r, a, &reqs[n])))
-            n++;
-    if (!err)
-        err = buf_copy(full, b->counts[0], t, a->recvbuf, b->counts[0], t);
-    int werr = p2p_waitall(n, reqs);
-    free(reqs);
-    return err ? err : werr;
+    int err = buf_copy(full, b->counts[0], t, a->recvbuf, b->counts[0], t);
+    return err ? err : lin_root_exchange(a, 0, &blocks, 1, 0);
 }
 
 int rs_linear(const struct coll_args *a, const int *counts)
