@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Tags a communicator owns on the shadow: [tag, tag + CTX_TAG_SPAN). */
+#define CTX_TAG_SPAN 256
+
 /* The 17 blocking collectives of the MPI standard, in one list. */
 #define COLLSHIM_COLLECTIVES(X)                                              \
     X(barrier) X(bcast) X(gather) X(gatherv) X(scatter) X(scatterv)          \
@@ -55,8 +58,11 @@ struct coll_args {
     enum coll_id coll;
     MPI_Comm comm;      /* shadow communicator: all algorithm traffic */
     MPI_Comm user_comm; /* the caller's communicator (vendor forwarding) */
-    int rank, size;
+    int rank, size;     /* in the caller's communicator */
+    const int *peers;   /* rank in comm of each rank; NULL: the same numbers */
+    int tag;            /* first tag of the caller's communicator on comm */
     int in_place;
+    int alias_in_place; /* in_place only because the buffers alias (not in the key) */
 
     const void *sendbuf;
     void *recvbuf;

@@ -1,29 +1,254 @@
-/* context.c - per-communicator context: a private shadow communicator for
- * all shim traffic, so a user's wildcard receive never matches a shim
- * message. Created lazily at the first collective on a communicator with
- * PMPI_Comm_split(comm, 0, rank) (a dup would run the user's attribute copy
- * callbacks), cached under a keyval whose delete callback frees it. */
+/* context.c - per-communicator context. All shim traffic of every user
+ * communicator runs on ONE private communicator, the world shadow (a split
+ * of MPI_COMM_WORLD made in MPI_Init), so a user's wildcard receive never
+ * matches a shim message and the shim takes one communicator from the
+ * user's budget whatever the number of user communicators.
+ *
+ * A context maps the user communicator onto the shadow: the world rank of
+ * each of its ranks (peers; NULL when it is MPI_COMM_WORLD's numbering)
+ * and a tag id agreed by its ranks at its first collective, so collectives
+ * on different communicators that share ranks never cross-match, even
+ * concurrently from different threads. Ids are the lowest free in every
+ * member's view: one vendor MPI_Allreduce(MPI_BOR) over a window of the
+ * members' used-id bitmaps, on the user communicator itself (the caller is
+ * inside a collective on it, so nothing else can run on it). Under
+ * MPI_THREAD_MULTIPLE two communicators may agree at once on ranks they
+ * share; the claim is then confirmed by a second allreduce and retried.
+ * doc/design-notes.md has the reasoning.
+ *
+ * Contexts are cached under a keyval (MPI_COMM_NULL_COPY_FN: a dup gets its
+ * own) whose delete callback releases the id. A communicator that cannot
+ * get one (no free id, ranks outside MPI_COMM_WORLD, intercommunicators
+ * until native support) is forwarded to the vendor. */
 #include "shim.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define ID_MAX 65536                 /* ids ever handed out */
+#define ID_WINDOW 1024               /* ids agreed on per allreduce */
+#define ID_WORDS (ID_WINDOW / 64)
+#define ID_WINDOWS (ID_MAX / ID_WINDOW) /* 64: one bit each in a uint64_t */
 
 static int ctx_keyval = MPI_KEYVAL_INVALID;
+static MPI_Comm world_shadow = MPI_COMM_NULL;
+static MPI_Group world_group = MPI_GROUP_NULL;
+static int world_size, id_limit, threads_multiple;
+static uint64_t used_ids[ID_MAX / 64];
+static pthread_mutex_t id_lock = PTHREAD_MUTEX_INITIALIZER;
 int ctx_live;
+
+/* ---- the id bitmap (under id_lock) ---- */
+
+static int id_used(int id) { return (int)(used_ids[id / 64] >> (id % 64)) & 1; }
+static void id_set(int id) { used_ids[id / 64] |= 1ull << (id % 64); }
+static void id_clear(int id) { used_ids[id / 64] &= ~(1ull << (id % 64)); }
+
+static int id_window_full(int w)
+{
+    for (int i = 0; i < ID_WORDS; i++)
+        if (~used_ids[w * ID_WORDS + i])
+            return 0;
+    return 1;
+}
+
+/* This rank's view: window w's used bits, then the mask of full windows. */
+static void id_snapshot(int w, uint64_t view[ID_WORDS + 1])
+{
+    pthread_mutex_lock(&id_lock);
+    memcpy(view, &used_ids[w * ID_WORDS], ID_WORDS * sizeof(uint64_t));
+    view[ID_WORDS] = 0;
+    for (int v = 0; v < ID_WINDOWS; v++)
+        view[ID_WORDS] |= (uint64_t)id_window_full(v) << v;
+    pthread_mutex_unlock(&id_lock);
+}
+
+/* The pick-th id free in every view of window w (wrapping), or -1. */
+static int id_pick(int w, const uint64_t common[ID_WORDS], int pick)
+{
+    int nfree = 0, first = w * ID_WINDOW;
+    for (int i = 0; i < ID_WINDOW && first + i < id_limit; i++)
+        nfree += !((common[i / 64] >> (i % 64)) & 1);
+    if (nfree == 0)
+        return -1;
+    pick %= nfree;
+    for (int i = 0; i < ID_WINDOW && first + i < id_limit; i++)
+        if (!((common[i / 64] >> (i % 64)) & 1) && pick-- == 0)
+            return first + i;
+    return -1;
+}
+
+/* Claim id locally; 1 when it was still free here. */
+static int id_claim(int id)
+{
+    pthread_mutex_lock(&id_lock);
+    int ok = !id_used(id);
+    if (ok)
+        id_set(id);
+    pthread_mutex_unlock(&id_lock);
+    return ok;
+}
+
+static void id_release(int id)
+{
+    pthread_mutex_lock(&id_lock);
+    id_clear(id);
+    pthread_mutex_unlock(&id_lock);
+}
+
+/* Under MPI_THREAD_MULTIPLE another communicator may have claimed the same
+ * id on some member meanwhile: all members must confirm their claim. */
+static int id_confirm(MPI_Comm comm, int id, int *all_ok)
+{
+    int ok = id_claim(id), err;
+    *all_ok = ok;
+    if (!threads_multiple)
+        return MPI_SUCCESS;
+    err = vendor.allreduce(MPI_IN_PLACE, all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if ((err || !*all_ok) && ok)
+        id_release(id);
+    return err;
+}
+
+/* Agree with the other ranks of comm on an id free at all of them; -1 in
+ * *id when every id is taken somewhere. */
+static int id_agree(MPI_Comm comm, int *id)
+{
+    uint64_t view[ID_WORDS + 1], skip = 0;
+    int err, all_ok;
+    *id = -1;
+    for (int w = 0, attempt = 0; w * ID_WINDOW < id_limit;) {
+        if ((skip >> w) & 1) {
+            w++;
+            continue;
+        }
+        id_snapshot(w, view);
+        err = vendor.allreduce(MPI_IN_PLACE, view, ID_WORDS + 1, MPI_UINT64_T, MPI_BOR, comm);
+        if (err)
+            return err;
+        skip |= view[ID_WORDS];
+        int cand = id_pick(w, view, attempt);
+        if (cand < 0) {
+            w++;
+            continue;
+        }
+        if ((err = id_confirm(comm, cand, &all_ok)))
+            return err;
+        if (all_ok) {
+            *id = cand;
+            return MPI_SUCCESS;
+        }
+        attempt++; /* a concurrent claim won somewhere: try another id */
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- rank translation ---- */
+
+/* World rank of each rank of comm into ctx->peers; NULL when the numbering
+ * is MPI_COMM_WORLD's; -1 in *outside when a rank is not in the world. */
+static int map_peers(MPI_Comm comm, struct comm_ctx *ctx, int *outside)
+{
+    MPI_Group group;
+    int p = ctx->size, err, identity = p == world_size;
+    int *ranks = malloc(2 * (size_t)p * sizeof(int));
+    *outside = 0;
+    if (!ranks)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < p; i++)
+        ranks[i] = i;
+    if (!(err = PMPI_Comm_group(comm, &group))) {
+        err = PMPI_Group_translate_ranks(group, p, ranks, world_group, ranks + p);
+        PMPI_Group_free(&group);
+    }
+    for (int i = 0; i < p && !err; i++) {
+        *outside |= ranks[p + i] == MPI_UNDEFINED;
+        identity &= ranks[p + i] == i;
+    }
+    if (err || identity || *outside) {
+        free(ranks);
+        return err;
+    }
+    memmove(ranks, ranks + p, (size_t)p * sizeof(int));
+    ctx->peers = realloc(ranks, (size_t)p * sizeof(int));
+    if (!ctx->peers)
+        ctx->peers = ranks;
+    return MPI_SUCCESS;
+}
+
+/* ---- contexts ---- */
+
+static void ctx_destroy(struct comm_ctx *ctx)
+{
+    if (ctx->id >= 0)
+        id_release(ctx->id);
+    free(ctx->peers);
+    free(ctx);
+}
 
 static int ctx_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-    struct comm_ctx *ctx = value;
     (void)comm; (void)keyval; (void)extra;
-    if (ctx->shadow != MPI_COMM_NULL)
-        PMPI_Comm_free(&ctx->shadow);
-    free(ctx);
+    ctx_destroy(value);
     __atomic_fetch_sub(&ctx_live, 1, __ATOMIC_RELAXED);
     return MPI_SUCCESS;
 }
 
-int ctx_init(void)
+int ctx_init(int collective_ok)
 {
-    return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete, &ctx_keyval, NULL);
+    int *tag_ub, found = 0, provided = MPI_THREAD_SINGLE, rank, err;
+    if ((err = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete, &ctx_keyval, NULL)))
+        return err;
+    if (!collective_ok) /* set up outside MPI_Init: no shadow can be made now */
+        return MPI_SUCCESS;
+    PMPI_Query_thread(&provided);
+    threads_multiple = provided == MPI_THREAD_MULTIPLE;
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found);
+    /* tag = id * CTX_TAG_SPAN + what the algorithm adds, at most tag_ub */
+    id_limit = found ? (int)((*tag_ub + 1LL) / CTX_TAG_SPAN) : 32768 / CTX_TAG_SPAN;
+    if (id_limit > ID_MAX)
+        id_limit = ID_MAX;
+    /* Testing aid: fewer ids, to reach the end of them cheaply. */
+    const char *test_ids = getenv("COLLSHIM_TEST_TAG_IDS");
+    if (test_ids && atoi(test_ids) > 0 && atoi(test_ids) < id_limit)
+        id_limit = atoi(test_ids);
+    if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)))
+        return err;
+    if ((err = PMPI_Comm_split(MPI_COMM_WORLD, 0, rank, &world_shadow)))
+        return err;
+    return PMPI_Comm_set_errhandler(world_shadow, MPI_ERRORS_RETURN);
+}
+
+MPI_Comm ctx_shadow(void) { return world_shadow; }
+
+/* Fill ctx for comm; ctx->forwarded says why it goes to the vendor. Every
+ * rank of comm takes the same branches (the world and the group are common
+ * to them), so either all or none agree on an id. */
+static int ctx_fill(MPI_Comm comm, struct comm_ctx *ctx)
+{
+    int outside = 0, err;
+    ctx->id = -1;
+    PMPI_Comm_test_inter(comm, &ctx->is_inter);
+    PMPI_Comm_rank(comm, &ctx->rank);
+    PMPI_Comm_size(comm, &ctx->size);
+    if (ctx->is_inter)
+        ctx->forwarded = "an intercommunicator";
+    else if (world_shadow == MPI_COMM_NULL)
+        ctx->forwarded = "the shim was set up outside MPI_Init and has no communicator of its own";
+    else if ((err = map_peers(comm, ctx, &outside)))
+        return err;
+    else if (outside)
+        ctx->forwarded = "it has ranks outside MPI_COMM_WORLD";
+    else if ((err = id_agree(comm, &ctx->id)))
+        return err;
+    else if (ctx->id < 0)
+        ctx->forwarded = "every tag id is taken by a live communicator";
+    ctx->tag = ctx->id < 0 ? 0 : ctx->id * CTX_TAG_SPAN;
+    return MPI_SUCCESS;
 }
 
 static int ctx_create(MPI_Comm comm, struct comm_ctx **out)
@@ -32,23 +257,9 @@ static int ctx_create(MPI_Comm comm, struct comm_ctx **out)
     int err;
     if (!ctx)
         return MPI_ERR_NO_MEM;
-    ctx->shadow = MPI_COMM_NULL;
-    PMPI_Comm_test_inter(comm, &ctx->is_inter);
-    PMPI_Comm_rank(comm, &ctx->rank);
-    PMPI_Comm_size(comm, &ctx->size);
-    if (!ctx->is_inter) {
-        err = PMPI_Comm_split(comm, 0, ctx->rank, &ctx->shadow);
-        if (!err)
-            err = PMPI_Comm_set_errhandler(ctx->shadow, MPI_ERRORS_RETURN);
-        if (err) {
-            free(ctx);
-            return err;
-        }
-    }
-    if ((err = PMPI_Comm_set_attr(comm, ctx_keyval, ctx))) {
-        if (ctx->shadow != MPI_COMM_NULL)
-            PMPI_Comm_free(&ctx->shadow);
-        free(ctx);
+    if ((err = ctx_fill(comm, ctx)) ||
+        (err = PMPI_Comm_set_attr(comm, ctx_keyval, ctx))) {
+        ctx_destroy(ctx);
         return err;
     }
     __atomic_fetch_add(&ctx_live, 1, __ATOMIC_RELAXED);
@@ -56,16 +267,25 @@ static int ctx_create(MPI_Comm comm, struct comm_ctx **out)
     return MPI_SUCCESS;
 }
 
-int ctx_get(MPI_Comm comm, struct comm_ctx **ctx)
+int ctx_find(MPI_Comm comm, struct comm_ctx **ctx)
 {
     int found = 0, err;
+    *ctx = NULL;
     if ((err = PMPI_Comm_get_attr(comm, ctx_keyval, ctx, &found)))
         return err;
-    return found ? MPI_SUCCESS : ctx_create(comm, ctx);
+    if (!found)
+        *ctx = NULL;
+    return MPI_SUCCESS;
 }
 
-/* At MPI_Finalize: MPI_COMM_WORLD is never freed by the user, so its
- * context goes here; then the keyval. */
+int ctx_get(MPI_Comm comm, struct comm_ctx **ctx)
+{
+    int err = ctx_find(comm, ctx);
+    return err || *ctx ? err : ctx_create(comm, ctx);
+}
+
+/* At MPI_Finalize: MPI_COMM_WORLD's context (never freed by the user),
+ * the keyval, the world shadow and its group. */
 void ctx_finalize(void)
 {
     void *ctx;
@@ -76,4 +296,8 @@ void ctx_finalize(void)
     if (found)
         PMPI_Comm_delete_attr(MPI_COMM_WORLD, ctx_keyval);
     PMPI_Comm_free_keyval(&ctx_keyval);
+    if (world_shadow != MPI_COMM_NULL)
+        PMPI_Comm_free(&world_shadow);
+    if (world_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&world_group);
 }

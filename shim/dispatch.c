@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 unsigned long long dispatch_calls[COLLSHIM_MAX_ALGORITHMS];
 int dispatch_last_alg = -1;
@@ -39,7 +40,7 @@ static int key_in_place(const struct coll_args *a)
     case COLL_scatterv:
         return 0;
     default:
-        return a->in_place;
+        return a->in_place && !a->alias_in_place;
     }
 }
 
@@ -104,13 +105,86 @@ static int run_selected(struct coll_args *a)
     return alg->run == vendor_run ? -err : err;
 }
 
-static int raise_error(MPI_Comm comm, int err)
+/* Under a fatal error handler, the vendor's abort message would name
+ * MPI_Comm_call_errhandler: name the collective the user called, then abort
+ * as the handler would. */
+static int handler_is_fatal(MPI_Comm comm)
 {
-    if (err != MPI_SUCCESS)
-        PMPI_Comm_call_errhandler(comm, err);
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    int fatal;
+    if (PMPI_Comm_get_errhandler(comm, &eh))
+        return 0;
+    fatal = eh == MPI_ERRORS_ARE_FATAL;
+#ifdef MPI_ERRORS_ABORT
+    fatal |= eh == MPI_ERRORS_ABORT;
+#endif
+    PMPI_Errhandler_free(&eh);
+    return fatal;
+}
+
+static const char *class_name(int cls)
+{
+    switch (cls) {
+    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
+    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
+    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
+    case MPI_ERR_ROOT: return "MPI_ERR_ROOT";
+    case MPI_ERR_OP: return "MPI_ERR_OP";
+    case MPI_ERR_ARG: return "MPI_ERR_ARG";
+    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
+    default: return "MPI error";
+    }
+}
+
+static void abort_naming_call(const struct coll_args *a, int err)
+{
+    char comm_name[MPI_MAX_OBJECT_NAME] = "", msg[MPI_MAX_ERROR_STRING] = "";
+    const char *coll = coll_name(a->coll);
+    int len = 0, cls = MPI_ERR_OTHER;
+    PMPI_Comm_get_name(a->user_comm, comm_name, &len);
+    PMPI_Error_string(err, msg, &len);
+    PMPI_Error_class(err, &cls);
+    fprintf(stderr, "collshim: error in MPI_%c%s on communicator %s, rank %d: %s%s%s\n"
+                    "collshim: its error handler is MPI_ERRORS_ARE_FATAL: aborting the job\n",
+            coll[0] - 'a' + 'A', coll + 1, comm_name[0] ? comm_name : "(unnamed)", a->rank,
+            strncmp(msg, "MPI_ERR", 7) ? class_name(cls) : "", strncmp(msg, "MPI_ERR", 7) ? ": " : "",
+            msg);
+    PMPI_Abort(a->user_comm, cls ? cls : 1);
+}
+
+/* Raise err once, on the caller's communicator. */
+static int raise_error(const struct coll_args *a, int err)
+{
+    if (err == MPI_SUCCESS)
+        return err;
+    if (handler_is_fatal(a->user_comm))
+        abort_naming_call(a, err);
+    PMPI_Comm_call_errhandler(a->user_comm, err);
     return err;
 }
 
+/* COLLSHIM_VERBOSE: why a communicator goes to the vendor, once per reason. */
+static void verbose_forward(const struct comm_ctx *ctx)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static const char *said[8];
+    int i = 0;
+    if (ctx->rank != 0)
+        return;
+    pthread_mutex_lock(&lock);
+    while (i < 8 && said[i] && said[i] != ctx->forwarded)
+        i++;
+    if (i < 8 && !said[i]) {
+        said[i] = ctx->forwarded;
+        fprintf(stderr, "collshim: a communicator of %d ranks goes to the vendor: %s\n",
+                ctx->size, ctx->forwarded);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The checks are local and come before any communication, the context's
+ * agreement included, so a bad argument on every rank fails on every rank
+ * and no rank is left waiting. */
 int shim_collective(struct coll_args *a, MPI_Comm comm)
 {
     struct comm_ctx *ctx;
@@ -118,17 +192,33 @@ int shim_collective(struct coll_args *a, MPI_Comm comm)
     a->user_comm = comm;
     if (!shim_ready() || shim_cfg.disabled || shim_bypass || comm == MPI_COMM_NULL)
         return vendor_resolve() ? MPI_ERR_INTERN : vendor_run(a);
-    if ((err = ctx_get(comm, &ctx)))
-        return raise_error(comm, err);
-    a->rank = ctx->rank;
-    a->size = ctx->size;
-    if (ctx->is_inter) /* intercommunicators: the vendor's, until native support */
+    if ((err = ctx_find(comm, &ctx)))
+        return raise_error(a, err);
+    if (ctx && ctx->is_inter) /* intercommunicators: the vendor's, until native support */
         return vendor_run(a);
-    a->comm = ctx->shadow;
+    if (ctx) {
+        a->rank = ctx->rank;
+        a->size = ctx->size;
+    } else {
+        int inter = 0;
+        PMPI_Comm_test_inter(comm, &inter);
+        if (inter)
+            return (err = ctx_get(comm, &ctx)) ? raise_error(a, err) : vendor_run(a);
+        PMPI_Comm_rank(comm, &a->rank);
+        PMPI_Comm_size(comm, &a->size);
+    }
     fill_call_facts(a);
-    if ((err = validate_args(a)))
-        return raise_error(comm, err);
+    if ((err = validate_args(a)) || (!ctx && (err = ctx_get(comm, &ctx))))
+        return raise_error(a, err);
+    if (ctx->forwarded) {
+        if (shim_cfg.verbose)
+            verbose_forward(ctx);
+        return vendor_run(a);
+    }
+    a->comm = ctx_shadow();
+    a->peers = ctx->peers;
+    a->tag = ctx->tag;
     a->bytes = key_bytes(a);
     err = run_selected(a);
-    return err < 0 ? -err : raise_error(comm, err);
+    return err < 0 ? -err : raise_error(a, err);
 }

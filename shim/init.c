@@ -20,6 +20,7 @@ int shim_bypass;
 static int shim_state; /* 0 not yet, 1 ready, 2 finalized */
 static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
+static int init_intercepted; /* set up from our MPI_Init: collectives allowed */
 
 /* Stop with one line when this build meets the other MPI. */
 static void check_running_mpi(void)
@@ -48,7 +49,9 @@ static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
     if (shim_state == 1) {
         report_write();
         ctx_finalize();
+        types_finalize();
         config_free();
+        PMPI_Comm_free_keyval(&finalize_keyval);
         shim_state = 2;
     }
     pthread_mutex_unlock(&setup_lock);
@@ -64,7 +67,7 @@ static void setup_locked(void)
         return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     config_load(world_rank);
-    ctx_init();
+    ctx_init(init_intercepted);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &finalize_keyval, NULL);
     PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
     report_enabled = shim_cfg.report != NULL;
@@ -88,6 +91,7 @@ EXPORT int PMPI_Init(int *argc, char ***argv)
 {
     check_running_mpi();
     int err = vendor.init(argc, argv);
+    init_intercepted = 1;
     if (!err)
         shim_ready();
     return err;
@@ -98,6 +102,7 @@ EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided
 {
     check_running_mpi();
     int err = vendor.init_thread(argc, argv, required, provided);
+    init_intercepted = 1;
     if (!err)
         shim_ready();
     return err;

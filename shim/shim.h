@@ -55,15 +55,26 @@ void config_free(void);
 /* Replace the COLLSHIM_TUNE slot at run time (collshim_tune()). */
 int config_set_tune(const char *rules, char *err, size_t errlen);
 
-/* ---- context.c: one shadow communicator per user communicator ---- */
+/* ---- context.c: how a user communicator maps onto the shim's one
+ * private communicator (see context.c) ---- */
 struct comm_ctx {
-    MPI_Comm shadow;
     int rank, size;
     int is_inter;
+    int id;                /* tag id on the shadow; -1: forwarded to the vendor */
+    int tag;               /* id * CTX_TAG_SPAN: the first tag of this communicator */
+    int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering */
+    const char *forwarded; /* why the vendor runs this communicator's calls, or NULL */
 };
+/* The context of comm, created at its first collective (collective over
+ * comm: every rank must call it at the same collective). */
 int ctx_get(MPI_Comm comm, struct comm_ctx **ctx);
-int ctx_init(void);      /* create the keyval */
-void ctx_finalize(void); /* free MPI_COMM_WORLD's context and the keyval */
+/* The context of comm if it has one yet, else *ctx = NULL (local). */
+int ctx_find(MPI_Comm comm, struct comm_ctx **ctx);
+/* Create the keyval and, when called from MPI_Init (collective_ok), the
+ * shadow communicator. */
+int ctx_init(int collective_ok);
+void ctx_finalize(void); /* free MPI_COMM_WORLD's context, the keyval, the shadow */
+MPI_Comm ctx_shadow(void); /* the shim's own communicator, or MPI_COMM_NULL */
 extern int ctx_live;     /* contexts alive now */
 
 /* ---- init.c: lifecycle ---- */
@@ -79,7 +90,16 @@ extern unsigned long long dispatch_calls[];
 extern int dispatch_last_alg;
 
 /* ---- validate.c ---- */
-int validate_args(const struct coll_args *a);
+/* Local checks before any communication; may replace a type the vendor
+ * would let through uncommitted by a committed duplicate, and run aliased
+ * buffers the vendor accepts as the in-place call they describe. */
+int validate_args(struct coll_args *a);
+
+/* ---- types.c ---- */
+int type_is_named(MPI_Datatype type);
+/* MPI_SUCCESS when *type may be used (see types.c), else MPI_ERR_TYPE. */
+int type_check(MPI_Datatype *type, int vendor_checks);
+void types_finalize(void);
 /* The selection bytes of a call (README, "message size"). */
 uint64_t key_bytes(const struct coll_args *a);
 int key_count(const struct coll_args *a);

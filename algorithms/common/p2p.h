@@ -1,12 +1,12 @@
-/* p2p.h - point-to-point on the shadow communicator of a call. One tag per
- * collective; MPI's non-overtaking order keeps consecutive collectives apart
- * because every algorithm receives all it sends before returning. */
+/* p2p.h - point-to-point on the shadow communicator of a call. Peers are
+ * ranks of the caller's communicator; each communicator has its own tags on
+ * the shadow (shim/context.c), one per collective within them; MPI's
+ * non-overtaking order keeps consecutive collectives on one communicator
+ * apart because every algorithm receives all it sends before returning. */
 #ifndef COLLSHIM_P2P_H
 #define COLLSHIM_P2P_H
 
 #include "../coll.h"
-
-#define COLLSHIM_TAG_BASE 7700
 
 int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
              const struct coll_args *a);
