@@ -57,8 +57,8 @@ int main(int argc, char **argv)
                  MPI_ERR_OP, "allreduce MPI_OP_NULL");
     expect_error(rank, MPI_Allreduce(in, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "allreduce recvbuf MPI_IN_PLACE");
-    expect_error(rank, MPI_Allreduce(in, in, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-                 MPI_ERR_BUFFER, "allreduce aliased buffers");
+    expect_error(rank, MPI_Allreduce(in, in, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_BUFFER, "allreduce aliased buffers (both MPIs refuse 2 elements)");
     expect_error(rank, MPI_Allreduce(in, out, 1, vec, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP,
                  "allreduce MPI_SUM on a derived type");
     expect_error(rank, MPI_Allgather(in, -2, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD),

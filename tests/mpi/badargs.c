@@ -1,0 +1,374 @@
+/* badargs.c - bad and borderline arguments, the same program with and
+ * without the shim: NULL buffers, uncommitted types, aliased buffers and
+ * buffers that are not significant at a rank.
+ *
+ * Where the vendor survives a case on every rank, the test runs it under
+ * the vendor first (collshim_bypass) and asserts the shim gives each rank
+ * the same error class, or completes with the same data. Where the vendor
+ * crashes (Open MPI dereferences NULL buffers) the shim must return
+ * MPI_ERR_BUFFER on every rank, as MPICH does. Only cases in which every
+ * rank fails, or none does, are run: a rank that fails alone leaves the
+ * others waiting under the vendor too.
+ *   badargs          all cases (MPI_ERRORS_RETURN)
+ *   badargs fatal    one NULL-buffer bcast under MPI_ERRORS_ARE_FATAL:
+ *                    the abort message must name MPI_Bcast
+ * Ends with "badargs: N passed, N failed". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collshim.h"
+#include "expect.h"
+
+#define N 4      /* elements per block */
+#define MAXP 16
+
+static int rank, size, is_mpich;
+
+static int error_class(int rc)
+{
+    int c = rc;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &c);
+    return c;
+}
+
+/* What a call sees: buffers, types, counts; NULL where a case says so. */
+struct call {
+    const char *coll;
+    void *s, *r;
+    MPI_Datatype st, rt;
+    MPI_Op op;
+    int count, root;
+    int counts[MAXP], displs[MAXP], wdispls[MAXP];
+    MPI_Datatype sts[MAXP], rts[MAXP];
+};
+
+static int run_call(struct call *k, MPI_Comm comm)
+{
+    const char *c = k->coll;
+    int n = k->count;
+    if (!strcmp(c, "bcast")) return MPI_Bcast(k->r, n, k->rt, k->root, comm);
+    if (!strcmp(c, "gather")) return MPI_Gather(k->s, n, k->st, k->r, n, k->rt, k->root, comm);
+    if (!strcmp(c, "gatherv"))
+        return MPI_Gatherv(k->s, n, k->st, k->r, k->counts, k->displs, k->rt, k->root, comm);
+    if (!strcmp(c, "scatter")) return MPI_Scatter(k->s, n, k->st, k->r, n, k->rt, k->root, comm);
+    if (!strcmp(c, "scatterv"))
+        return MPI_Scatterv(k->s, k->counts, k->displs, k->st, k->r, n, k->rt, k->root, comm);
+    if (!strcmp(c, "allgather")) return MPI_Allgather(k->s, n, k->st, k->r, n, k->rt, comm);
+    if (!strcmp(c, "allgatherv"))
+        return MPI_Allgatherv(k->s, n, k->st, k->r, k->counts, k->displs, k->rt, comm);
+    if (!strcmp(c, "alltoall")) return MPI_Alltoall(k->s, n, k->st, k->r, n, k->rt, comm);
+    if (!strcmp(c, "alltoallv"))
+        return MPI_Alltoallv(k->s, k->counts, k->displs, k->st, k->r, k->counts, k->displs,
+                             k->rt, comm);
+    if (!strcmp(c, "alltoallw"))
+        return MPI_Alltoallw(k->s, k->counts, k->wdispls, k->sts, k->r, k->counts, k->wdispls,
+                             k->rts, comm);
+    if (!strcmp(c, "reduce")) return MPI_Reduce(k->s, k->r, n, k->st, k->op, k->root, comm);
+    if (!strcmp(c, "allreduce")) return MPI_Allreduce(k->s, k->r, n, k->st, k->op, comm);
+    if (!strcmp(c, "reduce_scatter"))
+        return MPI_Reduce_scatter(k->s, k->r, k->counts, k->st, k->op, comm);
+    if (!strcmp(c, "reduce_scatter_block"))
+        return MPI_Reduce_scatter_block(k->s, k->r, n, k->st, k->op, comm);
+    if (!strcmp(c, "scan")) return MPI_Scan(k->s, k->r, n, k->st, k->op, comm);
+    return MPI_Exscan(k->s, k->r, n, k->st, k->op, comm);
+}
+
+static const char *colls[] = {"bcast", "gather", "gatherv", "scatter", "scatterv",
+                              "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw",
+                              "reduce", "allreduce", "reduce_scatter", "reduce_scatter_block",
+                              "scan", "exscan"};
+#define NCOLLS (int)(sizeof colls / sizeof colls[0])
+
+static int is_reduction(const char *c)
+{
+    return strstr(c, "reduce") || strstr(c, "scan");
+}
+
+static int sendbuf_unused(const char *c) { return !strcmp(c, "bcast"); }
+
+/* A well-formed call of coll on fresh buffers (send: rank-dependent data). */
+static void make_call(struct call *k, const char *coll, int *sbuf, int *rbuf)
+{
+    memset(k, 0, sizeof *k);
+    k->coll = coll;
+    k->s = sbuf;
+    k->r = rbuf;
+    k->st = k->rt = MPI_INT;
+    k->op = MPI_SUM;
+    k->count = N;
+    k->root = size > 1 ? 1 : 0;
+    for (int i = 0; i < size; i++) {
+        k->counts[i] = N;
+        k->displs[i] = i * N;
+        k->wdispls[i] = i * N * (int)sizeof(int);
+        k->sts[i] = k->rts[i] = MPI_INT;
+    }
+    for (int i = 0; i < N * MAXP; i++) {
+        sbuf[i] = rank * 100 + i;
+        rbuf[i] = -7;
+    }
+}
+
+/* Inputs afresh: sendbuf holds rank-dependent data; recvbuf holds the
+ * input too where the root reduces in place, else a -7 guard. */
+static void refill(const struct call *k, int *sbuf, int *rbuf)
+{
+    for (int i = 0; i < N * MAXP; i++) {
+        sbuf[i] = rank * 100 + i;
+        rbuf[i] = k->s == MPI_IN_PLACE ? sbuf[i] : -7;
+    }
+}
+
+/* Run k under the vendor and under the shim, each on a fresh dup of
+ * MPI_COMM_WORLD; both classes and receive buffers (if both completed). */
+static void vendor_and_shim(struct call *k, int *sbuf, int *rbuf, int *vclass, int *sclass,
+                            int *same_data)
+{
+    int saved[N * MAXP];
+    MPI_Comm c1, c2;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c1);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c2);
+    MPI_Comm_set_errhandler(c1, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(c2, MPI_ERRORS_RETURN);
+    refill(k, sbuf, rbuf);
+    collshim_bypass(1);
+    *vclass = error_class(run_call(k, c1));
+    collshim_bypass(0);
+    memcpy(saved, k->r == (void *)sbuf ? sbuf : rbuf, sizeof saved);
+    refill(k, sbuf, rbuf);
+    *sclass = error_class(run_call(k, c2));
+    *same_data = !memcmp(saved, k->r == (void *)sbuf ? sbuf : rbuf, sizeof saved);
+    MPI_Comm_free(&c1);
+    MPI_Comm_free(&c2);
+}
+
+/* ---- NULL buffers that hold data, on every rank ---- */
+
+static void null_buffers(void)
+{
+    int sbuf[N * MAXP], rbuf[N * MAXP];
+    char what[160];
+    for (int i = 0; i < NCOLLS; i++) {
+        for (int side = 0; side < 2; side++) {
+            struct call k;
+            const char *c = colls[i];
+            if (side == 0 && sendbuf_unused(c))
+                continue;
+            if (side == 1 && (!strcmp(c, "gather") || !strcmp(c, "gatherv") ||
+                              !strcmp(c, "reduce") || !strcmp(c, "exscan")))
+                continue; /* significant at the root (rank 0 for exscan) only */
+            if (side == 0 && (!strcmp(c, "scatter") || !strcmp(c, "scatterv")))
+                continue; /* significant at the root only */
+            make_call(&k, c, sbuf, rbuf);
+            *(side ? &k.r : &k.s) = NULL;
+            MPI_Comm comm;
+            MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+            MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+            int got = error_class(run_call(&k, comm));
+            MPI_Comm_free(&comm);
+            snprintf(what, sizeof what, "%s with a NULL %s buffer on every rank: MPI_ERR_BUFFER",
+                     c, side ? "receive" : "send");
+            expect(rank, got == MPI_ERR_BUFFER, what);
+        }
+    }
+}
+
+/* ---- buffers that are not significant: NULL or aliased, must complete ---- */
+
+/* After a run: the receive buffer holds what the vendor's left there
+ * (want), so a non-root's buffer that is not significant stays as it was;
+ * aliased to sendbuf at a non-root, the input stays. */
+static int outcome_ok(const struct call *k, const int *sbuf, const int *rbuf, const int *want)
+{
+    if (memcmp(rbuf, want, N * MAXP * sizeof(int)))
+        return 0;
+    for (int i = 0; rank != k->root && k->r == (void *)sbuf && i < N * MAXP; i++)
+        if (sbuf[i] != rank * 100 + i)
+            return 0;
+    return 1;
+}
+
+/* Every algorithm of k->coll forced in turn: k completes with the vendor's
+ * result and writes nothing that is not significant. */
+static void every_algorithm(struct call *k, int *sbuf, int *rbuf, const char *what)
+{
+    char rules[160], line[240];
+    int nalg = collshim_algorithm_count(k->coll), bad = 0, ran = 0, want[N * MAXP];
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    refill(k, sbuf, rbuf);
+    collshim_bypass(1);
+    bad |= run_call(k, comm) != MPI_SUCCESS;
+    collshim_bypass(0);
+    memcpy(want, rbuf, sizeof want);
+    for (int a = 0; a < nalg; a++) {
+        const char *alg = collshim_algorithm_name(k->coll, a);
+        snprintf(rules, sizeof rules, "%s @%s; %s @vendor", k->coll, alg, k->coll);
+        collshim_tune(rules, NULL, 0);
+        long long before = collshim_algorithm_calls(k->coll, alg);
+        refill(k, sbuf, rbuf);
+        bad |= run_call(k, comm) != MPI_SUCCESS;
+        bad |= !outcome_ok(k, sbuf, rbuf, want);
+        ran += collshim_algorithm_calls(k->coll, alg) > before;
+    }
+    collshim_tune(NULL, NULL, 0);
+    MPI_Comm_free(&comm);
+    snprintf(line, sizeof line, "%s: right under each of the %d algorithms, every one ran",
+             what, nalg);
+    expect(rank, !bad && ran == nalg, line);
+}
+
+static void not_significant(void)
+{
+    int sbuf[N * MAXP], rbuf[N * MAXP];
+    struct call k;
+    /* OSU's osu_reduce: in place at the root, the same buffer at the others */
+    make_call(&k, "reduce", sbuf, rbuf);
+    if (rank == k.root) {
+        memcpy(rbuf, sbuf, sizeof rbuf);
+        k.s = MPI_IN_PLACE;
+    } else {
+        k.r = sbuf;
+    }
+    every_algorithm(&k, sbuf, rbuf, "reduce, sendbuf == recvbuf at the non-roots (osu_reduce)");
+    const char *rooted[] = {"reduce", "gather", "gatherv"};
+    for (int i = 0; i < 3; i++) {
+        char what[120];
+        make_call(&k, rooted[i], sbuf, rbuf);
+        snprintf(what, sizeof what, "%s never writes the non-roots' recvbuf", rooted[i]);
+        every_algorithm(&k, sbuf, rbuf, what);
+        make_call(&k, rooted[i], sbuf, rbuf);
+        if (rank != k.root)
+            k.r = NULL;
+        snprintf(what, sizeof what, "%s with recvbuf NULL at the non-roots", rooted[i]);
+        every_algorithm(&k, sbuf, rbuf, what);
+    }
+    const char *scatters[] = {"scatter", "scatterv"};
+    for (int i = 0; i < 2; i++) {
+        char what[120];
+        make_call(&k, scatters[i], sbuf, rbuf);
+        if (rank != k.root)
+            k.s = NULL;
+        snprintf(what, sizeof what, "%s with sendbuf NULL at the non-roots", scatters[i]);
+        every_algorithm(&k, sbuf, rbuf, what);
+    }
+}
+
+/* ---- aliased buffers and uncommitted types: as the vendor ---- */
+
+/* The vendor's error class on every rank; where it completes, its data
+ * too, unless the result is undefined (aliased data movement). */
+static void as_vendor(struct call *k, int *sbuf, int *rbuf, const char *what)
+{
+    char line[200];
+    int v, s, same, defined = !(k->r == k->s && !is_reduction(k->coll));
+    vendor_and_shim(k, sbuf, rbuf, &v, &s, &same);
+    snprintf(line, sizeof line, "%s: the vendor's outcome on every rank (vendor class %d%s)",
+             what, v, v || !defined ? "" : ", same data");
+    if (v != s || (v == MPI_SUCCESS && defined && !same))
+        printf("  rank %d: vendor class %d, collshim class %d, same data %d\n", rank, v, s, same);
+    expect(rank, v == s && (v != MPI_SUCCESS || same || !defined), line);
+}
+
+static void aliased(void)
+{
+    int sbuf[N * MAXP], rbuf[N * MAXP];
+    char what[160];
+    for (int i = 0; i < NCOLLS; i++) {
+        struct call k;
+        const char *c = colls[i];
+        if (sendbuf_unused(c) || !strcmp(c, "reduce") || !strcmp(c, "gather") ||
+            !strcmp(c, "gatherv") || !strcmp(c, "scatter") || !strcmp(c, "scatterv") ||
+            (!is_mpich && !strcmp(c, "allreduce")) || (is_mpich && !is_reduction(c) &&
+                                                       strcmp(c, "alltoall") && strcmp(c, "alltoallv")))
+            continue; /* cases where one rank fails alone under the vendor */
+        make_call(&k, c, sbuf, rbuf);
+        k.r = k.s;
+        snprintf(what, sizeof what, "%s with sendbuf == recvbuf on every rank", c);
+        as_vendor(&k, sbuf, rbuf, what);
+    }
+    struct call k;
+    make_call(&k, "allreduce", sbuf, rbuf);
+    k.r = k.s;
+    k.count = 2;
+    as_vendor(&k, sbuf, rbuf, "allreduce of 2 elements with sendbuf == recvbuf");
+}
+
+static void pair_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    for (int i = 0; i < 2 * *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void uncommitted(void)
+{
+    int sbuf[N * MAXP], rbuf[N * MAXP];
+    MPI_Datatype u, v;
+    MPI_Op sum;
+    char what[160];
+    MPI_Type_contiguous(1, MPI_INT, &u); /* never committed */
+    const char *send_side[] = {"bcast", "gather", "gatherv", "allgather", "allgatherv",
+                               "alltoall", "alltoallv", "alltoallw"};
+    for (size_t i = 0; i < sizeof send_side / sizeof *send_side; i++) {
+        struct call k;
+        make_call(&k, send_side[i], sbuf, rbuf);
+        k.st = k.sts[0] = u;
+        if (!strcmp(send_side[i], "bcast"))
+            k.rt = u;
+        snprintf(what, sizeof what, "%s with an uncommitted %s type on every rank", send_side[i],
+                 strcmp(send_side[i], "bcast") ? "send" : "buffer");
+        as_vendor(&k, sbuf, rbuf, what);
+    }
+    /* Open MPI lets these through and completes: so must the shim */
+    const char *recv_side[] = {"gather", "allgather", "scatter"};
+    for (size_t i = 0; !is_mpich && i < sizeof recv_side / sizeof *recv_side; i++) {
+        struct call k;
+        make_call(&k, recv_side[i], sbuf, rbuf);
+        k.rt = u;
+        snprintf(what, sizeof what, "%s with an uncommitted receive type on every rank",
+                 recv_side[i]);
+        as_vendor(&k, sbuf, rbuf, what);
+    }
+    /* a user op on an uncommitted type */
+    MPI_Type_contiguous(2, MPI_INT, &v);
+    MPI_Op_create(pair_sum, 1, &sum);
+    const char *reductions[] = {"allreduce", "scan", "reduce_scatter_block"};
+    for (int i = 0; i < 3; i++) {
+        struct call k;
+        make_call(&k, reductions[i], sbuf, rbuf);
+        k.st = v;
+        k.op = sum;
+        k.count = 1;
+        snprintf(what, sizeof what, "%s, user op on an uncommitted type on every rank",
+                 reductions[i]);
+        as_vendor(&k, sbuf, rbuf, what);
+    }
+    MPI_Op_free(&sum);
+    MPI_Type_free(&u);
+    MPI_Type_free(&v);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    is_mpich = !strcmp(collshim_flavour(), "mpich");
+    if (argc > 1 && !strcmp(argv[1], "fatal")) { /* MPI_ERRORS_ARE_FATAL, the default */
+        MPI_Bcast(NULL, 4, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    null_buffers();
+    not_significant();
+    aliased();
+    uncommitted();
+    MPI_Finalize();
+    return expect_finish(rank, "badargs");
+}
