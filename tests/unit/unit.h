@@ -19,4 +19,5 @@ Suite *allgather_pattern_suite(void);
 Suite *a2a_pattern_suite(void);
 Suite *tune_choose_suite(void);
 Suite *tune_input_suite(void);
+Suite *grammar_fuzz_suite(void);
 #endif

@@ -8,6 +8,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(grammar_suite());
     srunner_add_suite(sr, tune_input_suite());
+    srunner_add_suite(sr, grammar_fuzz_suite());
     srunner_add_suite(sr, selector_suite());
     srunner_add_suite(sr, pattern_suite());
     srunner_add_suite(sr, registry_suite());
