@@ -141,14 +141,6 @@ static size_t place(const struct text *t, long line, long col)
     return line >= 1 && col >= 1 && start + (size_t)(col - 1) <= end ? start + (size_t)(col - 1) : SIZE_MAX;
 }
 
-static int printable(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
-            return 0;
-    return 1;
-}
-
 /* Errors the inputs must provoke at least once each, or they test too little. */
 static const char *const kinds[] = {"out of range", "a NUL byte", "unknown algorithm",
                                     "unknown collective", "unknown parameter", "expected",
@@ -165,7 +157,7 @@ static void check_error(const struct text *in, const struct tune_table *t, const
     unit_expect(sscanf(err, "fuzz:%ld:%ld: %n", &line, &col, &used) == 2 && used > 0,
                 "no line and column in '%s'", err);
     unit_expect(place(in, line, col) != SIZE_MAX, "%ld:%ld lies outside the input: '%s'", line, col, err);
-    unit_expect(printable(err), "unprintable bytes in '%s'", err);
+    unit_expect(unit_printable(err), "unprintable bytes in '%s'", err);
     unit_expect(strlen(err + used) > 0, "no explanation in '%s'", err);
 }
 

@@ -9,6 +9,8 @@
         if (!(cond))                                                           \
             ck_abort_msg(__VA_ARGS__);                                         \
     } while (0)
+/* Whether s holds only printable ASCII (messages quoting input). */
+int unit_printable(const char *s);
 Suite *grammar_suite(void);
 Suite *selector_suite(void);
 Suite *pattern_suite(void);

@@ -4,6 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int unit_printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+            return 0;
+    return 1;
+}
+
 int main(void)
 {
     SRunner *sr = srunner_create(grammar_suite());
