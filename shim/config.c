@@ -19,7 +19,7 @@ static int env_flag(const char *name)
 static void load_source(struct tune_table *t, const char *text, const char *source,
                         int from_file, int slot, int world_rank)
 {
-    char err[2048];
+    char err[4096];
     int rc = from_file ? tune_parse_file(text, t, err, sizeof err)
                        : tune_parse(text, source, t, err, sizeof err);
     if (rc) {

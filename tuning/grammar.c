@@ -4,7 +4,7 @@
 #include "../algorithms/registry.h"
 
 #include <ctype.h>
-#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +13,50 @@
 struct cursor {
     const char *text, *p;
     const char *line_start;
-    int line;
-    const char *source;
+    long line;
+    const char *source;         /* escaped, printable */
     char *err;
     size_t errlen;
 };
 
+/* One input byte as message text: itself, a doubled backslash or \xHH. */
+static size_t escape_byte(unsigned char ch, char out[5])
+{
+    if (ch == '\\')
+        return (size_t)snprintf(out, 5, "\\\\");
+    if (ch >= 0x20 && ch <= 0x7e)
+        return (size_t)snprintf(out, 5, "%c", ch);
+    return (size_t)snprintf(out, 5, "\\x%02x", ch);
+}
+
+size_t tune_escape(const char *p, size_t n, size_t max, char *out, size_t outlen)
+{
+    size_t used = 0, i;
+    if (!outlen)
+        return 0;
+    for (i = 0; i < n && i < max; i++) {
+        char esc[5];
+        size_t len = escape_byte((unsigned char)p[i], esc);
+        if (used + len + 3 >= outlen) /* keep room for "..." and the NUL */
+            break;
+        memcpy(out + used, esc, len);
+        used += len;
+    }
+    if (i < n && used + 3 < outlen) {
+        memcpy(out + used, "...", 3);
+        used += 3;
+    }
+    out[used] = '\0';
+    return used;
+}
+
 static int fail(struct cursor *c, const char *at, const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(c->err, c->errlen, "%s:%d:%d: ", c->source, c->line,
-                     (int)(at - c->line_start) + 1);
+    if (!c->errlen)
+        return -1;
+    int n = snprintf(c->err, c->errlen, "%s:%ld:%ld: ", c->source, c->line,
+                     (long)(at - c->line_start) + 1);
     va_start(ap, fmt);
     if (n >= 0 && (size_t)n < c->errlen)
         vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
@@ -45,45 +78,92 @@ static size_t next_token(struct cursor *c)
     return n;
 }
 
+/* Input quoted in a message: at most TOKEN_QUOTED bytes, unprintable ones
+ * escaped. Two buffers, so that one message can quote two pieces. */
+#define TOKEN_QUOTED 60
 static const char *token_text(const char *p, size_t n)
 {
-    static __thread char buf[64];
-    snprintf(buf, sizeof buf, "%.*s", (int)(n < 60 ? n : 60), p);
-    return buf;
+    static __thread char buf[2][4 * TOKEN_QUOTED + 8];
+    static __thread int next;
+    char *out = buf[next];
+    next ^= 1;
+    tune_escape(p, n, TOKEN_QUOTED, out, sizeof buf[0]);
+    return out;
 }
 
-/* A size: digits with an optional k/m/g suffix. Returns chars used, 0 if none. */
-static size_t parse_size(const char *p, size_t n, uint64_t *out)
+/* What a number of each field may be, and its message. */
+struct bound {
+    uint64_t min, max;
+    const char *range;
+};
+static const struct bound np_bound = {1, TUNE_NP_INF, "communicator sizes must lie in 1..2^31-1"};
+static const struct bound bytes_bound = {0, UINT64_MAX, "byte counts must lie in 0..2^64-1"};
+static const struct bound seg_bound = {1, SIZE_MAX, "seg must be at least 1 byte and at most 2^64-1"};
+static const struct bound outstanding_bound = {1, 1000000, "outstanding must lie in 1..1000000"};
+
+static int suffix_shift(char ch)
+{
+    switch (ch) {
+    case 'k': case 'K': return 10;
+    case 'm': case 'M': return 20;
+    case 'g': case 'G': return 30;
+    default: return 0;
+    }
+}
+
+enum number { NUMBER_NONE, NUMBER_OK, NUMBER_OVERFLOW };
+
+/* A size: digits with an optional k/m/g suffix. *used is its length
+ * (digits and suffix), also when its value overflows 64 bits. */
+static enum number parse_size(const char *p, size_t n, uint64_t *out, size_t *used)
 {
     size_t i = 0;
     uint64_t v = 0;
-    while (i < n && isdigit((unsigned char)p[i])) {
-        if (v > (UINT64_MAX - 9) / 10)
-            return 0;
-        v = v * 10 + (uint64_t)(p[i++] - '0');
+    int overflow = 0;
+    for (; i < n && isdigit((unsigned char)p[i]); i++) {
+        unsigned digit = (unsigned)(p[i] - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+            overflow = 1;
+        else
+            v = v * 10 + digit;
     }
+    *used = i;
     if (i == 0)
-        return 0;
-    if (i < n && strchr("kKmMgG", p[i])) {
-        int shift = tolower((unsigned char)p[i]) == 'k' ? 10 : tolower((unsigned char)p[i]) == 'm' ? 20 : 30;
+        return NUMBER_NONE;
+    int shift = i < n ? suffix_shift(p[i]) : 0;
+    if (shift) {
+        *used = i + 1;
         if (v > (UINT64_MAX >> shift))
-            return 0;
-        v <<= shift;
-        i++;
+            overflow = 1;
+        else
+            v <<= shift;
     }
     *out = v;
-    return i;
+    return overflow ? NUMBER_OVERFLOW : NUMBER_OK;
+}
+
+/* A number that parse_size found at p, checked against its field's bound;
+ * the message quotes `quote` (the number, or the whole parameter). */
+static int check_bound(struct cursor *c, const char *p, enum number got, uint64_t v,
+                       const struct bound *b, const char *quote, size_t quote_len)
+{
+    if (got == NUMBER_OVERFLOW || v < b->min || v > b->max)
+        return fail(c, p, "'%s' is out of range: %s", token_text(quote, quote_len), b->range);
+    return 0;
 }
 
 static int is_inf(const char *p, size_t n) { return n == 3 && !strncmp(p, "inf", 3); }
 
 /* LO-HI, LO or LO-inf; hi_inf is the value of an inf upper bound. */
 static int parse_range(struct cursor *c, const char *p, size_t n, uint64_t *lo,
-                       uint64_t *hi, uint64_t hi_inf, int single_ok)
+                       uint64_t *hi, uint64_t hi_inf, int single_ok, const struct bound *b)
 {
-    size_t used = parse_size(p, n, lo);
-    if (!used)
+    size_t used;
+    enum number got = parse_size(p, n, lo, &used);
+    if (got == NUMBER_NONE)
         return fail(c, p, "expected a number, found '%s'", token_text(p, n));
+    if (check_bound(c, p, got, *lo, b, p, used))
+        return -1;
     if (used == n) {
         if (!single_ok)
             return fail(c, p + used, "expected '-' and an upper bound after '%s' (ranges are LO-HI, HI may be inf)",
@@ -92,27 +172,25 @@ static int parse_range(struct cursor *c, const char *p, size_t n, uint64_t *lo,
         return 0;
     }
     if (p[used] != '-')
-        return fail(c, p + used, "expected '-', k, m or g, found '%c'", p[used]);
+        return fail(c, p + used, "expected '-', k, m or g, found '%s'", token_text(p + used, 1));
     const char *q = p + used + 1;
-    size_t rest = n - used - 1;
+    size_t rest = n - used - 1, used2;
     if (is_inf(q, rest)) {
         *hi = hi_inf;
         return 0;
     }
-    size_t used2 = parse_size(q, rest, hi);
-    if (!used2 || used2 != rest)
+    got = parse_size(q, rest, hi, &used2);
+    if (got == NUMBER_NONE || used2 != rest)
         return fail(c, q + used2, "expected an upper bound (a number with k/m/g, or inf), found '%s'",
                     token_text(q, rest));
-    return 0;
+    return check_bound(c, q, got, *hi, b, q, used2);
 }
 
 static int parse_np(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
 {
     uint64_t lo, hi;
-    if (parse_range(c, p, n, &lo, &hi, TUNE_NP_INF, 1))
+    if (parse_range(c, p, n, &lo, &hi, TUNE_NP_INF, 1, &np_bound))
         return -1;
-    if (lo < 1 || lo > TUNE_NP_INF || (hi != TUNE_NP_INF && hi > TUNE_NP_INF))
-        return fail(c, p, "communicator sizes must lie in 1..2^31-1");
     if (hi < lo)
         return fail(c, p, "empty np range %s: the upper bound is below the lower", token_text(p, n));
     r->np_lo = (int)lo;
@@ -122,7 +200,7 @@ static int parse_np(struct cursor *c, const char *p, size_t n, struct tune_rule 
 
 static int parse_bytes(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
 {
-    if (parse_range(c, p, n, &r->bytes_lo, &r->bytes_hi, TUNE_BYTES_INF, 0))
+    if (parse_range(c, p, n, &r->bytes_lo, &r->bytes_hi, TUNE_BYTES_INF, 0, &bytes_bound))
         return -1;
     if (r->bytes_hi <= r->bytes_lo)
         return fail(c, p, "empty byte range %s: ranges are half-open [LO,HI), HI must exceed LO",
@@ -141,25 +219,25 @@ static int parse_algorithm(struct cursor *c, const char *p, size_t n, struct tun
                 coll_name(r->coll), names);
 }
 
+/* seg=BYTES or outstanding=N: the name first, then its number. */
 static int parse_param(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
 {
-    const char *eq = memchr(p, '=', n);
-    size_t klen = (size_t)(eq - p), vlen = n - klen - 1;
+    const char *eq = memchr(p, '=', n), *val = eq + 1;
+    size_t klen = (size_t)(eq - p), vlen = n - klen - 1, used;
+    int is_seg = klen == 3 && !strncmp(p, "seg", 3);
     uint64_t v;
-    if (!vlen || parse_size(eq + 1, vlen, &v) != vlen)
-        return fail(c, eq + 1, "expected a number (k/m/g allowed) after '%.*s=', found '%s'",
-                    (int)klen, p, token_text(eq + 1, vlen));
-    if (klen == 3 && !strncmp(p, "seg", 3)) {
-        if (v == 0)
-            return fail(c, eq + 1, "seg must be at least 1 byte");
+    if (!is_seg && !(klen == 11 && !strncmp(p, "outstanding", 11)))
+        return fail(c, p, "unknown parameter '%s'; known: np, seg, outstanding", token_text(p, klen));
+    enum number got = parse_size(val, vlen, &v, &used);
+    if (got == NUMBER_NONE || used != vlen)
+        return fail(c, val + used, "expected a number (k/m/g allowed) after '%s=', found '%s'",
+                    token_text(p, klen), token_text(val, vlen));
+    if (check_bound(c, val, got, v, is_seg ? &seg_bound : &outstanding_bound, p, n))
+        return -1;
+    if (is_seg)
         r->params.seg = (size_t)v;
-    } else if (klen == 11 && !strncmp(p, "outstanding", 11)) {
-        if (v == 0 || v > 1000000)
-            return fail(c, eq + 1, "outstanding must lie in 1..1000000");
+    else
         r->params.outstanding = (int)v;
-    } else {
-        return fail(c, p, "unknown parameter '%.*s'; known: np, seg, outstanding", (int)klen, p);
-    }
     return 0;
 }
 
@@ -172,7 +250,7 @@ static int parse_collective(struct cursor *c, const char *p, size_t n, struct tu
     }
     char known[512];
     size_t used = 0;
-    for (int i = 0; i < COLL_COUNT; i++)
+    for (int i = 0; i < COLL_COUNT && used < sizeof known; i++)
         used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
                                  coll_name((enum coll_id)i));
     return fail(c, p, "unknown collective '%s'; known: %s", token_text(p, n), known);
@@ -182,7 +260,7 @@ static int parse_collective(struct cursor *c, const char *p, size_t n, struct tu
 static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
                        int *seen_np, int *seen_bytes)
 {
-    if (n > 3 && !strncmp(p, "np=", 3)) {
+    if (n >= 3 && !strncmp(p, "np=", 3)) {
         if ((*seen_np)++)
             return fail(c, p, "np= given twice in one rule");
         return parse_np(c, p + 3, n - 3, r);
@@ -223,7 +301,8 @@ static int add_rule(struct tune_table *t, const struct tune_rule *r)
 static int parse_rule(struct cursor *c, struct tune_table *t)
 {
     struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .bytes_lo = 0,
-                          .bytes_hi = TUNE_BYTES_INF, .alg = -1, .line = c->line};
+                          .bytes_hi = TUNE_BYTES_INF, .alg = -1,
+                          .line = c->line < INT_MAX ? (int)c->line : INT_MAX};
     int seen_np = 0, seen_bytes = 0;
     const char *start = c->p;
     size_t n = next_token(c);
@@ -237,7 +316,6 @@ static int parse_rule(struct cursor *c, struct tune_table *t)
     }
     if (r.alg < 0)
         return fail(c, c->p, "expected @algorithm in the rule for %s", coll_name(r.coll));
-    (void)start;
     return add_rule(t, &r) ? fail(c, start, "out of memory") : 0;
 }
 
@@ -258,58 +336,41 @@ static void skip_separators(struct cursor *c)
     }
 }
 
+/* Empty t named after source (escaped); a cursor at the start of text. */
+static struct cursor start_table(struct tune_table *t, const char *text, const char *source,
+                                 char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    tune_escape(source, strlen(source), sizeof t->source, t->source, sizeof t->source);
+    if (errlen)
+        err[0] = '\0';
+    return (struct cursor){text, text, text, 1, t->source, err, errlen};
+}
+
 int tune_parse(const char *text, const char *source, struct tune_table *t,
                char *err, size_t errlen)
 {
-    struct cursor c = {text, text, text, 1, source, err, errlen};
-    memset(t, 0, sizeof *t);
-    snprintf(t->source, sizeof t->source, "%s", source);
-    if (errlen)
-        err[0] = '\0';
+    struct cursor c = start_table(t, text, source, err, errlen);
     for (skip_separators(&c); *c.p; skip_separators(&c)) {
         if (parse_rule(&c, t)) {
             tune_free(t);
-            snprintf(t->source, sizeof t->source, "%s", source);
             return -1;
         }
     }
     return 0;
 }
 
-int tune_parse_file(const char *path, struct tune_table *t, char *err,
-                    size_t errlen)
+int tune_parse_text(const char *text, size_t len, const char *source,
+                    struct tune_table *t, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    memset(t, 0, sizeof *t);
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open tuning file: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    for (size_t got; text && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            char *grown = realloc(text, cap *= 2);
-            if (!grown)
-                free(text);
-            text = grown;
-        }
-    }
-    fclose(f);
-    if (!text) {
-        snprintf(err, errlen, "%s: out of memory reading tuning file", path);
-        return -1;
-    }
-    text[len] = '\0';
-    if (strlen(text) != len) {
-        free(text);
-        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-        return -1;
-    }
-    int rc = tune_parse(text, path, t, err, errlen);
-    free(text);
-    return rc;
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return tune_parse(text, source, t, err, errlen);
+    struct cursor c = start_table(t, text, source, err, errlen);
+    for (const char *q = text; q < nul; q++)
+        if (*q == '\n')
+            c.line++, c.line_start = q + 1;
+    return fail(&c, nul, "a NUL byte: a tuning table is text");
 }
 
 void tune_free(struct tune_table *t)

@@ -36,9 +36,28 @@ struct tune_table {
  * empty and writes "source:line:column: what was expected" into err. */
 int tune_parse(const char *text, const char *source, struct tune_table *t,
                char *err, size_t errlen);
+/* tune_parse of len bytes with text[len] == '\0'; a NUL byte inside is an
+ * error at its line and column. */
+int tune_parse_text(const char *text, size_t len, const char *source,
+                    struct tune_table *t, char *err, size_t errlen);
+
+/* The largest tuning file read (README: "Tuning tables"). */
+#define TUNE_FILE_MAX_BYTES 1048576
+/* Read a tuning file into a new NUL-terminated buffer (*len bytes before
+ * the NUL; free it). Only a regular file of at most TUNE_FILE_MAX_BYTES;
+ * anything else (directory, FIFO, device, socket, larger), a missing or
+ * unreadable file: -1 and a message naming the path and why. Never blocks. */
+int tune_read_file(const char *path, char **text, size_t *len, char *err,
+                   size_t errlen);
 /* Read and parse a file; errors name the path. */
 int tune_parse_file(const char *path, struct tune_table *t, char *err,
                     size_t errlen);
+
+/* Quote input in a message: at most max bytes of p[0..n), printable ASCII
+ * as is, a backslash doubled, any other byte as \xHH, "..." if cut; always
+ * NUL-terminated within outlen. Returns the length written. */
+size_t tune_escape(const char *p, size_t n, size_t max, char *out, size_t outlen);
+
 void tune_free(struct tune_table *t);
 
 struct tune_choice {

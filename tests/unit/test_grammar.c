@@ -1,5 +1,6 @@
 /* test_grammar.c - the tuning-table parser: valid tables, every error with
- * its line and column, range edges, unknown names. */
+ * its line and column, range edges, unknown names, input quoted escaped,
+ * numbers out of range named with their limit. */
 #include "unit.h"
 #include "../../tuning/tuning.h"
 #include "../../algorithms/registry.h"
@@ -12,7 +13,11 @@
 static struct tune_table t;
 static char err[2048];
 
-static int parse(const char *text) { return tune_parse(text, "test", &t, err, sizeof err); }
+static int parse(const char *text)
+{
+    tune_free(&t); /* the previous table of the same test */
+    return tune_parse(text, "test", &t, err, sizeof err);
+}
 
 static void teardown(void) { tune_free(&t); }
 
@@ -72,6 +77,7 @@ static void expect_error(const char *text, const char *where, const char *what)
     ck_assert_int_eq(parse(text), -1);
     ck_assert_msg(strncmp(err, where, strlen(where)) == 0, "'%s' does not start with '%s'", err, where);
     ck_assert_msg(strstr(err, what) != NULL, "'%s' does not say '%s'", err, what);
+    ck_assert_msg(unit_printable(err), "raw control bytes in '%s'", err);
     ck_assert_int_eq(t.n, 0);
 }
 
@@ -93,9 +99,55 @@ START_TEST(errors_name_line_and_column)
     expect_error("allreduce @vendor colour=3", "test:1:19:", "unknown parameter 'colour'");
     expect_error("allreduce @", "test:1:12:", "expected an algorithm name");
     expect_error("allreduce @vendor; bcast junk @vendor", "test:1:26:", "expected np=");
-    expect_error("allreduce 0-99999999999999999999 @vendor", "test:1:13:", "upper bound");
+    expect_error("allreduce 0-99999999999999999999 @vendor", "test:1:13:", "out of range");
     expect_error("allreduce 0-1k 2k-3k @vendor", "test:1:16:", "one byte range");
     expect_error("allreduce np=2 np=3 @vendor", "test:1:16:", "np= given twice");
+}
+END_TEST
+
+/* Input is quoted with unprintable bytes as \xHH, whatever the field. */
+START_TEST(control_bytes_are_escaped_in_every_message)
+{
+    expect_error("bcast @\x1b[31mred", "test:1:8:", "unknown algorithm '\\x1b[31mred' for bcast");
+    expect_error("b\x1b[0mx\x07 @vendor", "test:1:1:", "unknown collective 'b\\x1b[0mx\\x07'");
+    expect_error("bcast 5\x01-9 @vendor", "test:1:8:", "expected '-', k, m or g, found '\\x01'");
+    expect_error("bcast s\x9bg=5 @vendor", "test:1:7:", "unknown parameter 's\\x9bg'");
+    expect_error("bcast seg=\x1b @vendor", "test:1:11:", "after 'seg=', found '\\x1b'");
+    expect_error("bcast np=\x1b @vendor", "test:1:10:", "expected a number, found '\\x1b'");
+    expect_error("bcast a\\b @vendor", "test:1:7:", "found 'a\\\\b'");
+    ck_assert_int_eq(tune_parse("bcast @x", "src\x1b[2J", &t, err, sizeof err), -1);
+    ck_assert_str_eq(t.source, "src\\x1b[2J");
+    const char *want = "src\\x1b[2J:1:8: unknown algorithm 'x'";
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+}
+END_TEST
+
+/* Each numeric field, by its digits and by suffix multiplication. */
+START_TEST(overflows_are_named_with_their_limit)
+{
+    const char *bytes = "is out of range: byte counts must lie in 0..2^64-1";
+    const char *np = "is out of range: communicator sizes must lie in 1..2^31-1";
+    expect_error("bcast 99999999999999999999k-inf @vendor", "test:1:7:",
+                 "'99999999999999999999k' is out of range: byte counts must lie in 0..2^64-1");
+    expect_error("bcast 0-18446744073709551616 @vendor", "test:1:9:", bytes);
+    expect_error("bcast 17179869184g-inf @vendor", "test:1:7:", bytes);
+    expect_error("bcast 0-18014398509481984k @vendor", "test:1:9:", bytes);
+    expect_error("bcast np=99999999999999999999 @vendor", "test:1:10:", np);
+    expect_error("bcast np=2-2147483648 @vendor", "test:1:12:", np);
+    expect_error("bcast np=2g @vendor", "test:1:10:", np);
+    expect_error("bcast @vendor seg=99999999999999999999", "test:1:19:",
+                 "'seg=99999999999999999999' is out of range: seg must be at least 1 byte and at most 2^64-1");
+    expect_error("bcast @vendor seg=17179869184g", "test:1:19:", "at most 2^64-1");
+    expect_error("bcast @vendor outstanding=99999999999999999999", "test:1:27:",
+                 "outstanding must lie in 1..1000000");
+    expect_error("bcast @vendor outstanding=1m", "test:1:27:", "'outstanding=1m' is out of range");
+    /* The largest values that fit are accepted. */
+    ck_assert_msg(parse("bcast np=1-2147483647 0-17179869183g @vendor seg=18446744073709551615 "
+                        "outstanding=1000000") == 0, "%s", err);
+    ck_assert_int_eq(t.rules[0].np_hi, 2147483647);
+    ck_assert_uint_eq(t.rules[0].bytes_hi, 17179869183ull << 30);
+    ck_assert_uint_eq(t.rules[0].params.seg, UINT64_MAX);
+    ck_assert_int_eq(t.rules[0].params.outstanding, 1000000);
 }
 END_TEST
 
@@ -147,6 +199,8 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, semicolons_separate_rules_and_fields_any_order);
     tcase_add_test(tc, suffixes_and_edges);
     tcase_add_test(tc, errors_name_line_and_column);
+    tcase_add_test(tc, control_bytes_are_escaped_in_every_message);
+    tcase_add_test(tc, overflows_are_named_with_their_limit);
     tcase_add_test(tc, a_file_error_names_the_path);
     tcase_add_test(tc, builtin_table_parses_and_round_trips);
     suite_add_tcase(s, tc);

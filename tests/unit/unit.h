@@ -9,6 +9,8 @@
         if (!(cond))                                                           \
             ck_abort_msg(__VA_ARGS__);                                         \
     } while (0)
+/* Whether s holds only printable ASCII (messages quoting input). */
+int unit_printable(const char *s);
 Suite *grammar_suite(void);
 Suite *selector_suite(void);
 Suite *pattern_suite(void);
@@ -18,4 +20,6 @@ Suite *reduce_tree_pattern_suite(void);
 Suite *allgather_pattern_suite(void);
 Suite *a2a_pattern_suite(void);
 Suite *tune_choose_suite(void);
+Suite *tune_input_suite(void);
+Suite *grammar_fuzz_suite(void);
 #endif

@@ -4,9 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int unit_printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+            return 0;
+    return 1;
+}
+
 int main(void)
 {
     SRunner *sr = srunner_create(grammar_suite());
+    srunner_add_suite(sr, tune_input_suite());
+    srunner_add_suite(sr, grammar_fuzz_suite());
     srunner_add_suite(sr, selector_suite());
     srunner_add_suite(sr, pattern_suite());
     srunner_add_suite(sr, registry_suite());
