@@ -3,6 +3,7 @@
  * roots, null handles, MPI_IN_PLACE where the standard forbids it, and
  * aliased send and receive buffers. */
 #include "shim.h"
+#include "op_check.h"
 #include "../algorithms/common/buf.h"
 
 static int is_root_coll(enum coll_id c)
@@ -43,6 +44,10 @@ static int check_reduction(const struct coll_args *a)
     /* Predefined ops take predefined types only (both MPIs refuse more). */
     if (a->predefined_op && !is_named(a->datatype))
         return MPI_ERR_OP;
+    /* Pairs the vendor refuses, with its class, on every rank (issue 10.5). */
+    int op_err = a->predefined_op ? op_check(a->op, a->datatype) : MPI_SUCCESS;
+    if (op_err)
+        return op_err;
     if (a->recvbuf == MPI_IN_PLACE)
         return MPI_ERR_BUFFER;
     if (a->coll == COLL_reduce_scatter)
