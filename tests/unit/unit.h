@@ -18,4 +18,5 @@ Suite *reduce_tree_pattern_suite(void);
 Suite *allgather_pattern_suite(void);
 Suite *a2a_pattern_suite(void);
 Suite *tune_choose_suite(void);
+Suite *op_kernels_suite(void);
 #endif
