@@ -12,6 +12,7 @@
  * it (the shim reports it instead). */
 #include "config.h"
 #include "shim.h"
+#include "op_check.h"
 #include "../algorithms/common/buf.h"
 
 #include <string.h>
@@ -204,6 +205,9 @@ static int check_reduction(struct coll_args *a)
     /* Predefined ops take predefined types only (both MPIs refuse more). */
     if (a->predefined_op && !type_is_named(a->datatype))
         return MPI_ERR_OP;
+    /* Pairs the vendor refuses, with its class, on every rank. */
+    if (a->predefined_op && (err = op_check(a->op, a->datatype)))
+        return err;
     if ((err = type_check(&a->datatype, 1)))
         return err;
     if (a->recvbuf == MPI_IN_PLACE)

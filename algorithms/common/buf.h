@@ -35,9 +35,10 @@ int buf_pack(const void *src, int count, MPI_Datatype type, void **packed,
 int buf_unpack(const void *packed, int nbytes, void *dst, int count,
                MPI_Datatype type);
 
-/* inout[i] = in[i] op inout[i] for count elements: fast paths for predefined
- * ops on contiguous basic types, MPI_Reduce_local otherwise. "in" is the
- * left operand: for non-commutative ops pass the lower ranks' data as in. */
+/* inout[i] = in[i] op inout[i] for count elements: our kernels for
+ * predefined ops on named types (op_kernels.h), MPI_Reduce_local for user
+ * ops. "in" is the left operand: for non-commutative ops pass the lower
+ * ranks' data as in. */
 int buf_op_is_predefined(MPI_Op op);
 int buf_reduce(const void *in, void *inout, int count, MPI_Datatype type,
                MPI_Op op);

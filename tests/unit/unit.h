@@ -22,4 +22,5 @@ Suite *a2a_pattern_suite(void);
 Suite *tune_choose_suite(void);
 Suite *tune_input_suite(void);
 Suite *grammar_fuzz_suite(void);
+Suite *op_kernels_suite(void);
 #endif
