@@ -64,7 +64,7 @@ static ssize_t read_bounded(int fd, char *buf, size_t cap)
 /* The open file's bytes, NUL-terminated, in a new buffer. */
 static int read_text(int fd, const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
-    char *buf = malloc(TUNE_FILE_MAX_BYTES + 2);
+    char *buf = malloc(TUNE_FILE_MAX_BYTES + 1); /* the cap, and a byte to see more */
     if (!buf) {
         snprintf(err, errlen, "%s: out of memory reading the tuning file", path);
         return -1;
