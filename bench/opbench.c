@@ -130,9 +130,13 @@ static void bench_one(int o, int t, size_t bytes, int samples)
     unsigned char *in = aligned_alloc(64, span + 64), *inout = aligned_alloc(64, span + 64);
     fill(in, span, ops[o].op, types[t].type);
     fill(inout, span, ops[o].op, types[t].type);
+    /* Warm up (the first call fills the (op, type) cache), then size the
+     * batches from 100 calls. */
+    run_batch(BUF_REDUCE, fn, in, inout, count, types[t].type, ops[o].op, 10);
+    run_batch(VENDOR, fn, in, inout, count, types[t].type, ops[o].op, 10);
     double one = now();
-    run_batch(BUF_REDUCE, fn, in, inout, count, types[t].type, ops[o].op, 1);
-    one = now() - one;
+    run_batch(BUF_REDUCE, fn, in, inout, count, types[t].type, ops[o].op, 100);
+    one = (now() - one) / 100;
     long reps = one > 0 ? (long)(50e-6 / one) : 100000;
     reps = reps < 1 ? 1 : reps > 100000 ? 100000 : reps;
     double k = median_time(KERNEL, fn, in, inout, count, types[t].type, ops[o].op, reps, samples);
