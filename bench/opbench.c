@@ -8,12 +8,15 @@
  * of the kernel called directly, of buf_reduce() (the kernel found through
  * the (op, type) cache, as the algorithms call it) and of
  * PMPI_Reduce_local, and the ratio vendor / buf_reduce (> 1: ours is
- * faster). A sample times a batch of calls long enough (about 50 us) for
+ * faster); first, what the shim adds per reduction call to find the
+ * kernel (op_entry_get) and to check the pair (op_check), once cached. A sample times a batch of calls long enough (about 50 us) for
  * the clock; every variant runs on the same buffers. Run it alone on the
  * machine: timings of a loaded machine mean nothing. Not installed. */
 #include "../algorithms/common/buf.h"
 #include "../algorithms/common/op_kernels.h"
+#include "../shim/op_check.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,9 +133,13 @@ static void bench_one(int o, int t, size_t bytes, int samples)
     unsigned char *in = aligned_alloc(64, span + 64), *inout = aligned_alloc(64, span + 64);
     fill(in, span, ops[o].op, types[t].type);
     fill(inout, span, ops[o].op, types[t].type);
+    /* Warm up (the first call fills the (op, type) cache), then size the
+     * batches from 100 calls. */
+    run_batch(BUF_REDUCE, fn, in, inout, count, types[t].type, ops[o].op, 10);
+    run_batch(VENDOR, fn, in, inout, count, types[t].type, ops[o].op, 10);
     double one = now();
-    run_batch(BUF_REDUCE, fn, in, inout, count, types[t].type, ops[o].op, 1);
-    one = now() - one;
+    run_batch(BUF_REDUCE, fn, in, inout, count, types[t].type, ops[o].op, 100);
+    one = (now() - one) / 100;
     long reps = one > 0 ? (long)(50e-6 / one) : 100000;
     reps = reps < 1 ? 1 : reps > 100000 ? 100000 : reps;
     double k = median_time(KERNEL, fn, in, inout, count, types[t].type, ops[o].op, reps, samples);
@@ -144,6 +151,28 @@ static void bench_one(int o, int t, size_t bytes, int samples)
            k * 1e9, b * 1e9, v * 1e9, v / b);
     free(in);
     free(inout);
+}
+
+/* Median ns per call of the cached (op, type) lookups of every call. */
+static void lookup_costs(int samples)
+{
+    double *t = malloc((size_t)samples * sizeof *t), med[2];
+    volatile uintptr_t sink = 0;
+    const long reps = 100000;
+    for (int which = 0; which < 2; which++) {
+        for (int s = 0; s < samples; s++) {
+            double t0 = now();
+            for (long r = 0; r < reps; r++)
+                sink += which ? (uintptr_t)op_check(MPI_SUM, MPI_DOUBLE)
+                              : (uintptr_t)op_entry_get(MPI_SUM, MPI_DOUBLE);
+            t[s] = (now() - t0) / (double)reps;
+        }
+        qsort(t, (size_t)samples, sizeof *t, cmp_double);
+        med[which] = t[samples / 2] * 1e9;
+    }
+    printf("# per call, cached: op_entry_get(SUM, double) %.1f ns, op_check(SUM, double) %.1f ns\n",
+           med[0], med[1]);
+    free(t);
 }
 
 static void parse_sizes(const char *list, struct options *opt)
@@ -186,6 +215,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         printf("# opbench: median ns per call over %d samples; ratio = vendor / buf_reduce\n",
                opt.samples);
+        lookup_costs(opt.samples);
         printf("%-6s %-14s %8s %12s %12s %12s %8s\n", "op", "type", "bytes", "kernel",
                "buf_reduce", "Reduce_local", "ratio");
         for (int o = 0; o < NOPS; o++)

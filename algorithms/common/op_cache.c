@@ -18,6 +18,11 @@
 
 static struct op_entry slots[OP_CACHE_SLOTS];
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The entry this thread found last: programs reduce one pair over and
+ * over. Per thread, so that threads reducing different pairs do not share
+ * a cache line they keep writing; initial-exec: no __tls_get_addr call
+ * (the library is loaded at startup, preloaded or linked). */
+static __thread struct op_entry *last_hit __attribute__((tls_model("initial-exec")));
 
 static unsigned slot_of(MPI_Op op, MPI_Datatype type)
 {
@@ -81,9 +86,14 @@ static struct op_entry *insert(MPI_Op op, MPI_Datatype type)
 
 struct op_entry *op_entry_get(MPI_Op op, MPI_Datatype type)
 {
-    struct op_entry *e = find_slot(op, type);
-    if (e && __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE))
+    struct op_entry *e = last_hit;
+    if (e && e->op == op && e->type == type)
         return e;
+    e = find_slot(op, type);
+    if (e && __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE)) {
+        last_hit = e;
+        return e;
+    }
     if (!op_is_predefined(op) || !is_named(type))
         return NULL;
     return insert(op, type);

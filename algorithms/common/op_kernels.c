@@ -2,9 +2,10 @@
  * the X-macros below, and the table from (op, named type) to loop.
  *
  * One loop shape (ELEMENTWISE) with restrict pointers and no branches the
- * compiler cannot turn into selects, so GCC vectorizes every integer and
- * floating-point kernel; this file is built with -O3 (bench/bench.am's
- * opbench measures it against MPI_Reduce_local). */
+ * compiler cannot turn into selects, built with -fvect-cost-model=dynamic
+ * (Makefile.am): GCC vectorizes all but the long double kernels in the
+ * AVX2 and AVX-512 clones (117 of 126), 101 in the SSE2 one (no 64-bit
+ * compares there). bench/opbench measures them against MPI_Reduce_local. */
 #include "op_kernels.h"
 
 #include <stdint.h>
