@@ -17,14 +17,14 @@
  * Rank 0's link carries everything twice: wins only for tiny blocks at
  * small to moderate p, where the p (p - 1) messages in flight of a direct
  * exchange, or Bruck's ceil(lg p) latencies, cost more than two rounds.
- * Limit: a rank's packed buffer (n bytes) must fit an int (PMPI_Pack
- * positions); beyond that it returns MPI_ERR_COUNT. */
+ * Any size: a row longer than INT_MAX bytes travels as one derived type
+ * (p2p_bytes.h), packing goes in pieces. */
 #include "../common/a2a.h"
 #include "../common/buf.h"
 #include "../common/linear_root.h"
 #include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,11 +35,17 @@ static int rank_k(int rank, int p, int k)
     return k;
 }
 
-/* Rows 1..p-1 of rows from (send: to) their ranks, all in flight. */
+/* Rows 1..p-1 of rows from (send: to) their ranks, all in flight: a row
+ * is rowlen bytes, one derived type when that does not fit an int. */
 static int move_rows(const struct coll_args *a, char *rows, size_t rowlen, int send)
 {
-    struct lin_blocks b = {rows, MPI_BYTE, (int)rowlen, NULL, NULL};
-    return lin_root_exchange(a, 0, &b, send, 0);
+    struct lin_blocks b = {rows, MPI_BYTE, 0, NULL, NULL, NULL};
+    int err = big_type((MPI_Aint)rowlen, MPI_BYTE, &b.count, &b.type);
+    if (err)
+        return err;
+    err = lin_root_exchange(a, 0, &b, send, 0);
+    big_type_free(MPI_BYTE, &b.type);
+    return err;
 }
 
 /* out row r = block r of every row of in, in rank order. */
@@ -67,22 +73,20 @@ static int relay_at_root(const struct coll_args *a, char *all, size_t bb)
 
 int alltoall_linear(const struct coll_args *a)
 {
-    size_t bb = (size_t)a->recvcount * (size_t)buf_type_size(a->recvtype);
+    size_t bb = a->recvcount > 0 ? (size_t)a->recvcount * buf_type_size(a->recvtype) : 0;
     size_t rowlen = bb * (size_t)a->size;
     if (bb == 0)
         return MPI_SUCCESS;
     if (a->size == 1)
         return a2a_copy_self(a);
-    if (rowlen > INT_MAX) /* PMPI_Pack positions are ints */
-        return MPI_ERR_COUNT;
     char *row = malloc(a->rank == 0 ? rowlen * (size_t)a->size : rowlen);
     int err = row ? a2a_pack_sends(a, row, bb, rank_k) : MPI_ERR_NO_MEM;
     if (!err && a->rank == 0)
         err = relay_at_root(a, row, bb);
     else if (!err)
-        err = p2p_send(row, (int)rowlen, MPI_BYTE, 0, a);
+        err = p2p_send_n(row, (MPI_Aint)rowlen, MPI_BYTE, 0, a);
     if (!err && a->rank != 0)
-        err = p2p_recv(row, (int)rowlen, MPI_BYTE, 0, a);
+        err = p2p_recv_n(row, (MPI_Aint)rowlen, MPI_BYTE, 0, a);
     if (!err && a->rank != 0)
         err = a2a_unpack_recvs(a, row, bb, rank_k);
     free(row);
