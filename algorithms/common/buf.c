@@ -73,14 +73,6 @@ char *buf_contiguous_data(const void *buf, MPI_Aint count, MPI_Datatype type)
     return buf_is_contiguous(count, type) ? data_start(buf, type) : NULL;
 }
 
-/* An element too large for PMPI_Pack: a message to this rank itself, the
- * packed side as MPI_PACKED (which matches any type signature). */
-static int self_message(const void *src, MPI_Aint scount, MPI_Datatype stype, void *dst,
-                        MPI_Aint rcount, MPI_Datatype rtype, const struct coll_args *a)
-{
-    return p2p_sendrecv_n(src, scount, stype, a->rank, dst, rcount, rtype, a->rank, a);
-}
-
 /* Elements per PMPI_Pack call, 0 when one element does not fit an int. */
 static MPI_Aint pack_group(size_t size)
 {
@@ -89,48 +81,57 @@ static MPI_Aint pack_group(size_t size)
     return size >= BUF_PACK_CHUNK ? 1 : (MPI_Aint)(BUF_PACK_CHUNK / size);
 }
 
-int buf_pack(const void *src, MPI_Aint count, MPI_Datatype type, void *out,
-             const struct coll_args *a)
+/* Elements [i, i + n) of user <-> their packed bytes, one PMPI call. */
+static int pack_piece(char *user, MPI_Aint i, int n, MPI_Datatype type, char *bytes, int pack,
+                      const struct coll_args *a)
 {
     size_t size = buf_type_size(type);
-    MPI_Aint group = pack_group(size), extent = buf_extent(type);
+    char *u = user + i * buf_extent(type), *b = bytes + (size_t)i * size;
+    int len = (int)((size_t)n * size), pos = 0;
+    if (pack)
+        return PMPI_Pack(u, n, type, b, len, &pos, a->comm);
+    return PMPI_Unpack(b, len, &pos, u, n, type, a->comm);
+}
+
+/* count elements at user <-> count * size bytes at bytes. An element too
+ * large for PMPI_Pack goes as a message to this rank itself, the packed
+ * side as MPI_PACKED (which matches any type signature). */
+static int pack_any(char *user, MPI_Aint count, MPI_Datatype type, char *bytes, int pack,
+                    const struct coll_args *a)
+{
+    size_t size = buf_type_size(type);
+    MPI_Aint group = pack_group(size), nbytes = (MPI_Aint)((size_t)count * size);
     int err = MPI_SUCCESS;
     if (count <= 0 || size == 0)
         return MPI_SUCCESS;
     if (buf_is_contiguous(count, type)) {
-        memcpy(out, data_start(src, type), (size_t)count * size);
+        if (pack)
+            memcpy(bytes, data_start(user, type), (size_t)nbytes);
+        else
+            memcpy(data_start(user, type), bytes, (size_t)nbytes);
         return MPI_SUCCESS;
     }
     if (!group)
-        return self_message(src, count, type, out, (MPI_Aint)(count * size), MPI_PACKED, a);
-    for (MPI_Aint i = 0; i < count && !err; i += group) {
-        int n = (int)(count - i < group ? count - i : group), pos = 0;
-        err = PMPI_Pack((const char *)src + i * extent, n, type, (char *)out + (size_t)i * size,
-                        (int)((size_t)n * size), &pos, a->comm);
-    }
+        return pack ? p2p_sendrecv_n(user, count, type, a->rank, bytes, nbytes, MPI_PACKED,
+                                     a->rank, a)
+                    : p2p_sendrecv_n(bytes, nbytes, MPI_PACKED, a->rank, user, count, type,
+                                     a->rank, a);
+    for (MPI_Aint i = 0; i < count && !err; i += group)
+        err = pack_piece(user, i, (int)(count - i < group ? count - i : group), type, bytes, pack,
+                         a);
     return err;
+}
+
+int buf_pack(const void *src, MPI_Aint count, MPI_Datatype type, void *out,
+             const struct coll_args *a)
+{
+    return pack_any((char *)src, count, type, out, 1, a);
 }
 
 int buf_unpack(const void *in, void *dst, MPI_Aint count, MPI_Datatype type,
                const struct coll_args *a)
 {
-    size_t size = buf_type_size(type);
-    MPI_Aint group = pack_group(size), extent = buf_extent(type);
-    int err = MPI_SUCCESS;
-    if (count <= 0 || size == 0)
-        return MPI_SUCCESS;
-    if (buf_is_contiguous(count, type)) {
-        memcpy(data_start(dst, type), in, (size_t)count * size);
-        return MPI_SUCCESS;
-    }
-    if (!group)
-        return self_message(in, (MPI_Aint)(count * size), MPI_PACKED, dst, count, type, a);
-    for (MPI_Aint i = 0; i < count && !err; i += group) {
-        int n = (int)(count - i < group ? count - i : group), pos = 0;
-        err = PMPI_Unpack((const char *)in + (size_t)i * size, (int)((size_t)n * size), &pos,
-                          (char *)dst + i * extent, n, type, a->comm);
-    }
-    return err;
+    return pack_any(dst, count, type, (char *)in, 0, a);
 }
 
 int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
