@@ -1,0 +1,31 @@
+#!/bin/bash
+# large.sh - messages above 2^31 - 1 bytes (tests/mpi/check_large.c).
+#   make check        the always-on part, under a minute: the four
+#                     broadcasts that refused more than INT_MAX bytes, at
+#                     np=3 with 2.36 GB (about 7 GB of memory in all)
+#   make check-large  LARGE_FULL=1: every native algorithm of every
+#                     collective at np 2 and 3, several minutes; cases whose
+#                     memory estimate exceeds LARGE_MEM_GIB (default 10) for
+#                     the whole run are reported as skipped
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+prog="$TOP_BUILDDIR/tests/mpi/check_large"
+log=$(mktemp)
+
+run() {
+    local np=$1; shift
+    echo "== np=$np $*"
+    if ! mpi_run "$np" -- "$prog" --mem-gib "${LARGE_MEM_GIB:-10}" "$@" >"$log" 2>&1; then
+        grep -q 'passed, .* failed' "$log" ||
+            { FAILED=$((FAILED + 1)); echo "FAIL np=$np $*: check_large did not finish"; tail -5 "$log"; }
+    fi
+    grep -E '^(FAIL|skip|check_large)' "$log"
+    count_results "$log"
+}
+
+if [ -n "${LARGE_FULL:-}" ]; then
+    for np in 2 3; do run "$np" ${LARGE_ARGS:-}; done
+else
+    run 3 --coll bcast --alg scatter_allgather,scatter_rdb_allgather,pipeline,binary_pipeline
+fi
+rm -f "$log"
+finish large
