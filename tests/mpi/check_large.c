@@ -311,25 +311,18 @@ static void *alloc_or_die(size_t bytes)
     return p;
 }
 
-/* The big buffer of this rank, reused by every collective: its pages are
- * touched once (first touches cost tens of microseconds each in a VM),
- * as huge pages where the kernel allows it. Grows when a collective needs
- * more (the root of a rooted collective at np=2). */
-static char *big_buffer(size_t bytes)
+/* A buffer of the test, as huge pages where the kernel allows it: in this
+ * VM a first touch of a 4 KiB page costs tens of microseconds, which made
+ * the first call on a fresh 2 GiB buffer take 20-50 s. */
+static char *big_alloc(size_t bytes)
 {
-    static char *buf;
-    static size_t have;
     void *p = NULL;
-    if (bytes <= have)
-        return buf;
-    free(buf);
-    if (posix_memalign(&p, (size_t)2 << 20, bytes)) {
+    if (posix_memalign(&p, (size_t)2 << 20, bytes ? bytes : 1)) {
         fprintf(stderr, "check_large: cannot allocate %zu bytes\n", bytes);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     madvise(p, bytes, MADV_HUGEPAGE);
-    buf = p, have = bytes;
-    return buf;
+    return p;
 }
 
 static int can_run_in_place(const char *coll, const char *alg, int np)
@@ -384,7 +377,7 @@ static void run_bcast_noncontig(const struct check_env *env, int kind)
     }
     MPI_Type_commit(&type);
     if (begin(env, &L, &c)) {
-        char *buf = big_buffer(span);
+        char *buf = big_alloc(span);
         struct region r = linear(buf, data / 8, (uint64_t)root, 0);
         r.piece = piece / 8, r.stride = (piece + gap) / 8;
         if (env->rank == root)
@@ -395,6 +388,7 @@ static void run_bcast_noncontig(const struct check_env *env, int kind)
         end(env, &L, &c, MPI_Bcast(buf, count, type, root, env->comm));
         region_check(&r, &c, env->rank == root ? "root buffer" : "received");
         check_end(env, &c);
+        free(buf);
     }
     MPI_Type_free(&type);
 }
@@ -672,7 +666,7 @@ static void run_collective(const struct check_env *env, const char *coll, const 
         L.vector = bytes = (size_t)p * blk * MIB;
     }
     L.user_gib = gib((double)L.vector) * (is_rooted(coll) ? 2 * p - 1 : p);
-    buf = big_buffer(bytes);
+    buf = big_alloc(bytes);
     if (!strcmp(coll, "bcast") && env->rank == p - 1)
         region_fill(&(struct region){.buf = buf, .nwords = words(bcast_mib),
                                      .s = (uint64_t)(p - 1)});
@@ -696,6 +690,7 @@ static void run_collective(const struct check_env *env, const char *coll, const 
         else
             run_reduction(env, &L, buf);
     }
+    free(buf);
     free(sbuf);
     for (int kind = 0; kind < 2 && !strcmp(coll, "bcast"); kind++)
         if (!only || check_listed(only, "scatter_allgather"))
