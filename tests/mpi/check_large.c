@@ -184,9 +184,9 @@ static const struct {
     {"allreduce", "rabenseifner", 1, 1.5},  {"allreduce", "ring", 1, 2},
     {"allreduce", "linear", 1, 0.5},        {"reduce_scatter", "recursive_halving", 1, 1.5},
     {"reduce_scatter", "recursive_doubling", 1, 1.5}, {"reduce_scatter", "pairwise", 2, 3},
-    {"reduce_scatter", "ring", 1, 2},       {"reduce_scatter", "reduce_scatterv", 1.25, 1.25},
-    {"reduce_scatter", "linear", 1.25, 1.25}, {"scan", "recursive_doubling", 4, 6},
-    {"exscan", "recursive_doubling", 4, 6},
+    {"reduce_scatter", "ring", 1, 2},       {"reduce_scatter", "reduce_scatterv", 1.25, 1.5},
+    {"reduce_scatter", "linear", 1.25, 1.5}, {"scan", "recursive_doubling", 4, 6},
+    {"exscan", "recursive_doubling", 4, 6}, {"exscan", "linear", 0, 1},
 };
 
 static const char *params_of(const char *coll, const char *alg, int np)
