@@ -11,7 +11,11 @@
  * collectives give every block (M / (p - 1)) MiB so that the last block
  * starts beyond 2^31; v-variants place the blocks in reverse rank order;
  * alltoallw carries its displacements inside its types (its int byte
- * displacements cannot pass 2^31).
+ * displacements cannot pass 2^31). The collectives whose blocks add up
+ * (gather, scatter, allgather, alltoall and their v/w variants,
+ * reduce_scatter(_block)) run a second time counting MPI_BYTE (blocks of
+ * M/p MiB, MPI_UNSIGNED_CHAR for the reductions): then a whole vector holds
+ * more than INT_MAX elements.
  *
  * Memory is the limit: one buffer per rank per collective, in place
  * wherever the algorithm allows, and the send side of the not-in-place
@@ -21,9 +25,10 @@
  * rank, table below) is compared with the budget (--mem-gib, default 10)
  * and a case that does not fit is reported as skipped, never run.
  *
- * bcast also runs scatter_allgather on two non-contiguous types (1 MiB
- * elements with gaps: PMPI_Pack in pieces; one element of 2.2 GiB in two
- * halves: packed through a message to self), memory permitting.
+ * Without --alg, bcast also runs scatter_allgather on two non-contiguous
+ * types (1 MiB elements with gaps: PMPI_Pack in pieces; one element of
+ * 2.2 GiB in two halves: packed through a message to self), memory
+ * permitting.
  *
  * Results are checked against a formula of the inputs (a hash of stream
  * and position) at sampled words (every 2048th word with a jitter, and
@@ -47,6 +52,16 @@
 
 static MPI_Datatype elem;         /* 1 MiB, contiguous */
 static MPI_Datatype elem_overlap; /* 1 MiB elements one word apart (send side only) */
+
+/* What the data-movement collectives count in: 1 MiB elements (small
+ * counts, bytes past 2^31), or MPI_BYTE (then totals over blocks pass
+ * INT_MAX elements too); blocks are laid out in MiB either way. */
+struct unit {
+    MPI_Datatype type;
+    int per_mib;      /* elements per MiB */
+    const char *name; /* for the case's name */
+};
+static struct unit unit;
 static size_t mib = 2049, bcast_mib = 2250;
 static double budget_gib = 10;
 static int skipped;
@@ -237,11 +252,12 @@ static int begin(const struct check_env *env, struct large *L, struct check_case
         skipped++;
         return 0;
     }
-    const char *what = L->what ? L->what : L->in_place ? " in place" : "";
+    const char *what = L->what ? L->what : unit.name, *place = L->in_place ? " in place" : "";
     if (params)
-        check_begin_params(env, c, L->coll, L->alg, params, 1, "%.2f GB%s", L->vector / 1e9, what);
+        check_begin_params(env, c, L->coll, L->alg, params, 1, "%.2f GB%s%s", L->vector / 1e9,
+                           what, place);
     else
-        check_begin(env, c, L->coll, L->alg, 1, "%.2f GB%s", L->vector / 1e9, what);
+        check_begin(env, c, L->coll, L->alg, 1, "%.2f GB%s%s", L->vector / 1e9, what, place);
     return 1;
 }
 
@@ -410,9 +426,10 @@ static struct region rooted_block(const struct check_env *env, const struct larg
     return linear(buf + at, words((size_t)blk), (uint64_t)r, 0);
 }
 
-static int rooted_call(const struct check_env *env, const struct large *L, char *buf, int blk)
+static int rooted_call(const struct check_env *env, const struct large *L, char *buf, int mib_blk)
 {
-    int p = env->size, counts[3], displs[3];
+    int p = env->size, counts[3], displs[3], blk = mib_blk * unit.per_mib;
+    MPI_Datatype elem = unit.type;
     MPI_Comm comm = env->comm;
     for (int r = 0; r < p; r++) {
         counts[r] = blk;
@@ -461,15 +478,16 @@ static void run_rooted(const struct check_env *env, struct large *L, char *buf, 
 static void run_allgather(const struct check_env *env, struct large *L, char *buf, int blk)
 {
     struct check_case c;
-    int p = env->size, counts[3], displs[3], err;
+    int p = env->size, counts[3], displs[3], n = blk * unit.per_mib, err;
+    MPI_Datatype elem = unit.type;
     for (int r = 0; r < p; r++) {
-        counts[r] = blk;
-        displs[r] = (int)block_place(L, r, p) * blk;
+        counts[r] = n;
+        displs[r] = (int)block_place(L, r, p) * n;
     }
     if (!begin(env, L, &c))
         return;
     for (int r = 0; r < p; r++) {
-        struct region reg = linear(buf + (size_t)displs[r] * MIB, words((size_t)blk),
+        struct region reg = linear(buf + block_place(L, r, p) * blk * MIB, words((size_t)blk),
                                    (uint64_t)r, 0);
         if (r == env->rank)
             region_fill(&reg);
@@ -478,12 +496,12 @@ static void run_allgather(const struct check_env *env, struct large *L, char *bu
     }
     measure_start();
     if (!strcmp(L->coll, "allgather"))
-        err = MPI_Allgather(MPI_IN_PLACE, 0, elem, buf, blk, elem, env->comm);
+        err = MPI_Allgather(MPI_IN_PLACE, 0, elem, buf, n, elem, env->comm);
     else
         err = MPI_Allgatherv(MPI_IN_PLACE, 0, elem, buf, counts, displs, elem, env->comm);
     end(env, L, &c, err);
     for (int r = 0; r < p; r++) {
-        struct region reg = linear(buf + (size_t)displs[r] * MIB, words((size_t)blk),
+        struct region reg = linear(buf + block_place(L, r, p) * blk * MIB, words((size_t)blk),
                                    (uint64_t)r, 0);
         region_check(&reg, &c, "block");
     }
@@ -512,27 +530,30 @@ static void a2a_w_types(int p, int blk, const size_t *place, MPI_Datatype base, 
     }
 }
 
+/* The send side is blk overlapping MiB elements (not in place), the
+ * receive side blk MiB in the unit. */
 static int a2a_call(const struct check_env *env, const struct large *L, const void *sbuf,
                     char *rbuf, int blk)
 {
-    int p = env->size, counts[3], sd[3], rd[3], ones[3], zeros[3] = {0, 0, 0}, err;
+    int p = env->size, n = blk * unit.per_mib, counts[3], rcounts[3], sd[3], rd[3], ones[3];
+    int zeros[3] = {0, 0, 0}, err;
     size_t place[3];
     MPI_Datatype stypes[3], rtypes[3];
-    MPI_Datatype stype = L->in_place ? elem : elem_overlap;
+    const void *s = L->in_place ? MPI_IN_PLACE : sbuf;
     for (int j = 0; j < p; j++) {
         place[j] = block_place(L, j, p);
         counts[j] = blk;
-        sd[j] = rd[j] = (int)place[j] * blk;
+        rcounts[j] = n;
+        sd[j] = (int)place[j] * blk;
+        rd[j] = (int)place[j] * n;
         ones[j] = 1;
     }
     if (!strcmp(L->coll, "alltoall"))
-        return MPI_Alltoall(L->in_place ? MPI_IN_PLACE : sbuf, blk, stype, rbuf, blk, elem,
-                            env->comm);
+        return MPI_Alltoall(s, blk, elem_overlap, rbuf, n, unit.type, env->comm);
     if (!strcmp(L->coll, "alltoallv"))
-        return MPI_Alltoallv(L->in_place ? MPI_IN_PLACE : sbuf, counts, sd, stype, rbuf, counts,
-                             rd, elem, env->comm);
-    a2a_w_types(p, blk, place, elem, (MPI_Aint)MIB, rtypes);
-    a2a_w_types(p, blk, place, stype, L->in_place ? (MPI_Aint)MIB : 8, stypes);
+        return MPI_Alltoallv(s, counts, sd, elem_overlap, rbuf, rcounts, rd, unit.type, env->comm);
+    a2a_w_types(p, n, place, unit.type, (MPI_Aint)MIB / unit.per_mib, rtypes);
+    a2a_w_types(p, blk, place, elem_overlap, 8, stypes);
     err = MPI_Alltoallw(L->in_place ? MPI_IN_PLACE : sbuf, ones, zeros, stypes, rbuf, ones,
                         zeros, rtypes, env->comm);
     for (int j = 0; j < p; j++) {
@@ -570,24 +591,30 @@ static void run_alltoall(const struct check_env *env, struct large *L, char *rbu
     check_end(env, &c);
 }
 
-/* ---- reductions: MPI_INT, MPI_BXOR, in place ---- */
+/* ---- reductions: MPI_BXOR, in place ---- */
+
+/* MPI_INT, or with the MPI_BYTE unit MPI_UNSIGNED_CHAR (reduce_scatter's
+ * vector then passes INT_MAX elements); elements per 8-byte word. */
+static MPI_Datatype red_type(void) { return unit.per_mib > 1 ? MPI_UNSIGNED_CHAR : MPI_INT; }
+static int red_per_word(void) { return unit.per_mib > 1 ? 8 : 2; }
 
 static int red_call(const struct check_env *env, const struct large *L, char *buf, int n,
                     const int *counts)
 {
     MPI_Comm comm = env->comm;
+    MPI_Datatype t = red_type();
     if (!strcmp(L->coll, "reduce"))
-        return env->rank ? MPI_Reduce(buf, NULL, n, MPI_INT, MPI_BXOR, 0, comm)
-                         : MPI_Reduce(MPI_IN_PLACE, buf, n, MPI_INT, MPI_BXOR, 0, comm);
+        return env->rank ? MPI_Reduce(buf, NULL, n, t, MPI_BXOR, 0, comm)
+                         : MPI_Reduce(MPI_IN_PLACE, buf, n, t, MPI_BXOR, 0, comm);
     if (!strcmp(L->coll, "allreduce"))
-        return MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_INT, MPI_BXOR, comm);
+        return MPI_Allreduce(MPI_IN_PLACE, buf, n, t, MPI_BXOR, comm);
     if (!strcmp(L->coll, "reduce_scatter"))
-        return MPI_Reduce_scatter(MPI_IN_PLACE, buf, counts, MPI_INT, MPI_BXOR, comm);
+        return MPI_Reduce_scatter(MPI_IN_PLACE, buf, counts, t, MPI_BXOR, comm);
     if (!strcmp(L->coll, "reduce_scatter_block"))
-        return MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, counts[0], MPI_INT, MPI_BXOR, comm);
+        return MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, counts[0], t, MPI_BXOR, comm);
     if (!strcmp(L->coll, "scan"))
-        return MPI_Scan(MPI_IN_PLACE, buf, n, MPI_INT, MPI_BXOR, comm);
-    return MPI_Exscan(MPI_IN_PLACE, buf, n, MPI_INT, MPI_BXOR, comm);
+        return MPI_Scan(MPI_IN_PLACE, buf, n, t, MPI_BXOR, comm);
+    return MPI_Exscan(MPI_IN_PLACE, buf, n, t, MPI_BXOR, comm);
 }
 
 /* Blocks of the reduce-scatters in words: the first ones one word longer. */
@@ -596,7 +623,7 @@ static void rs_blocks(int p, size_t nwords, int block, int *counts, size_t *firs
     size_t at = 0;
     for (int r = 0; r < p; r++) {
         size_t w = block ? nwords / p : nwords / p + ((size_t)r < nwords % p);
-        counts[r] = (int)(2 * w);
+        counts[r] = (int)(w * (size_t)red_per_word());
         first[r] = at;
         at += w;
     }
@@ -610,7 +637,7 @@ static struct region red_result(const struct check_env *env, const struct large 
     if (!strcmp(L->coll, "reduce") && env->rank != 0)
         r.nwords = 0;
     else if (!strncmp(L->coll, "reduce_scatter", 14))
-        r.base = first[env->rank], r.nwords = (size_t)counts[env->rank] / 2;
+        r.base = first[env->rank], r.nwords = (size_t)counts[env->rank] / (size_t)red_per_word();
     else if (!strcmp(L->coll, "scan"))
         r.hi = env->rank;
     else if (!strcmp(L->coll, "exscan"))
@@ -630,7 +657,7 @@ static void run_reduction(const struct check_env *env, struct large *L, char *bu
     struct region input = linear(buf, nwords, (uint64_t)env->rank, 0);
     region_fill(&input);
     measure_start();
-    end(env, L, &c, red_call(env, L, buf, (int)(2 * nwords), counts));
+    end(env, L, &c, red_call(env, L, buf, (int)(nwords * (size_t)red_per_word()), counts));
     struct region want = red_result(env, L, buf, nwords, first, counts);
     region_check(&want, &c, "result");
     check_end(env, &c);
@@ -643,6 +670,12 @@ static int is_reduction(const char *coll)
     return strstr(coll, "reduce") || strstr(coll, "scan");
 }
 
+/* Collectives whose blocks add up to a total count: run in MPI_BYTE too. */
+static int has_byte_pass(const char *coll)
+{
+    return strcmp(coll, "bcast") && (!is_reduction(coll) || !strncmp(coll, "reduce_scatter", 14));
+}
+
 static int is_rooted(const char *coll)
 {
     return strstr(coll, "gather") == coll || strstr(coll, "scatter") == coll;
@@ -653,7 +686,10 @@ static int is_rooted(const char *coll)
 static void run_collective(const struct check_env *env, const char *coll, const char *only)
 {
     int p = env->size, n = collshim_algorithm_count(coll);
-    int rooted_blk = (int)((mib + p - 2) / (p - 1)), blk = (int)((mib + p - 1) / p);
+    int blk = (int)((mib + p - 1) / p);
+    /* blocks of M/(p-1) MiB put the last one past 2^31; in MPI_BYTE a
+     * block's count must fit an int, and M/p MiB make the total pass it */
+    int rooted_blk = unit.per_mib > 1 ? blk : (int)((mib + p - 2) / (p - 1));
     struct large L = {coll, NULL, NULL, mib * MIB, 0, 0};
     size_t bytes = mib * MIB, swords = (size_t)p * blk + ELEM_WORDS;
     char *buf, *sbuf = NULL;
@@ -692,9 +728,8 @@ static void run_collective(const struct check_env *env, const char *coll, const 
     }
     free(buf);
     free(sbuf);
-    for (int kind = 0; kind < 2 && !strcmp(coll, "bcast"); kind++)
-        if (!only || check_listed(only, "scatter_allgather"))
-            run_bcast_noncontig(env, kind);
+    for (int kind = 0; kind < 2 && !strcmp(coll, "bcast") && !only; kind++)
+        run_bcast_noncontig(env, kind);
 }
 
 static const char *all_colls[] = {
@@ -725,9 +760,15 @@ int main(int argc, char **argv)
     MPI_Type_commit(&elem);
     MPI_Type_create_resized(elem, 0, 8, &elem_overlap);
     MPI_Type_commit(&elem_overlap);
-    for (size_t c = 0; c < sizeof all_colls / sizeof all_colls[0]; c++)
-        if (!colls || check_listed(colls, all_colls[c]))
+    for (size_t c = 0; c < sizeof all_colls / sizeof all_colls[0]; c++) {
+        if (colls && !check_listed(colls, all_colls[c]))
+            continue;
+        unit = (struct unit){elem, 1, ""};
+        run_collective(&env, all_colls[c], only);
+        unit = (struct unit){MPI_BYTE, (int)MIB, " of MPI_BYTE"};
+        if (has_byte_pass(all_colls[c]))
             run_collective(&env, all_colls[c], only);
+    }
     if (env.rank == 0)
         printf("check_large np=%d: %d passed, %d failed (%d skipped)\n", env.size, check_passed,
                check_failed, skipped);

@@ -2,7 +2,9 @@
 # large.sh - messages above 2^31 - 1 bytes (tests/mpi/check_large.c).
 #   make check        the always-on part, under a minute: the four
 #                     broadcasts that refused more than INT_MAX bytes, at
-#                     np=3 with 2.36 GB (about 7 GB of memory in all)
+#                     np=3 with 2.36 GB (about 7 GB of memory in all), and
+#                     the two all-to-alls that did, at np=2 with 2 GiB per
+#                     rank (up to 8 GiB)
 #   make check-large  LARGE_FULL=1: every native algorithm of every
 #                     collective at np 2 and 3, several minutes; cases whose
 #                     memory estimate exceeds LARGE_MEM_GIB (default 10) for
@@ -26,6 +28,7 @@ if [ -n "${LARGE_FULL:-}" ]; then
     for np in 2 3; do run "$np" ${LARGE_ARGS:-}; done
 else
     run 3 --coll bcast --alg scatter_allgather,scatter_rdb_allgather,pipeline,binary_pipeline
+    run 2 --coll alltoall --alg bruck,linear
 fi
 rm -f "$log"
 finish large
