@@ -1,7 +1,8 @@
 /* check_large.c - every native algorithm on messages above 2^31 - 1 bytes.
  *
  *   mpirun -np 2|3 check_large [--coll c1,c2] [--alg a1,a2] [--mib M]
- *                              [--bcast-mib B] [--mem-gib G] [-v]
+ *                              [--bcast-mib B] [--mem-gib G]
+ *                              [--unit mib|byte] [-v]
  *
  * For every algorithm of the chosen collectives (all by default) one call
  * whose message crosses 2^31 bytes: M MiB (default 2049) per rank for the
@@ -740,7 +741,7 @@ static const char *all_colls[] = {
 int main(int argc, char **argv)
 {
     struct check_env env = check_start(&argc, &argv);
-    const char *colls = NULL, *only = NULL;
+    const char *colls = NULL, *only = NULL, *units = "mib,byte";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--coll") && i + 1 < argc) colls = argv[++i];
         else if (!strcmp(argv[i], "--alg") && i + 1 < argc) only = argv[++i];
@@ -748,6 +749,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--bcast-mib") && i + 1 < argc)
             bcast_mib = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--mem-gib") && i + 1 < argc) budget_gib = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--unit") && i + 1 < argc) units = argv[++i];
         else if (!strcmp(argv[i], "-v")) env.verbose = 1;
     }
     if (env.size < 2 || env.size > 3) {
@@ -764,9 +766,10 @@ int main(int argc, char **argv)
         if (colls && !check_listed(colls, all_colls[c]))
             continue;
         unit = (struct unit){elem, 1, ""};
-        run_collective(&env, all_colls[c], only);
+        if (check_listed(units, "mib"))
+            run_collective(&env, all_colls[c], only);
         unit = (struct unit){MPI_BYTE, (int)MIB, " of MPI_BYTE"};
-        if (has_byte_pass(all_colls[c]))
+        if (check_listed(units, "byte") && has_byte_pass(all_colls[c]))
             run_collective(&env, all_colls[c], only);
     }
     if (env.rank == 0)
