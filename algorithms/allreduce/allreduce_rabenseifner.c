@@ -36,7 +36,7 @@ static int survivor(const struct coll_args *a, int vrank, void *scratch)
     rab_final_range(a, vrank, &off, &len);
     if (!err && acc != a->recvbuf)
         err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,
-                       buf_at(a->recvbuf, off, a->datatype), len, a->datatype);
+                       buf_at(a->recvbuf, off, a->datatype), len, a->datatype, a);
     return err ? err : rab_allgather(a, vrank, a->recvbuf);
 }
 
@@ -47,7 +47,7 @@ int allreduce_rabenseifner(const struct coll_args *a)
     int err = MPI_SUCCESS;
 
     if (!a->in_place &&
-        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype)))
+        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)))
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;

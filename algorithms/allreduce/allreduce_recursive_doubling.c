@@ -51,7 +51,7 @@ int allreduce_recursive_doubling(const struct coll_args *a)
     int err = MPI_SUCCESS;
 
     if (!a->in_place &&
-        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype)))
+        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)))
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;
@@ -63,7 +63,7 @@ int allreduce_recursive_doubling(const struct coll_args *a)
     if (!err && vrank >= 0)
         err = double_up(a, vrank, &acc, &scratch);
     if (!err && acc != a->recvbuf)
-        err = buf_copy(acc, a->count, a->datatype, a->recvbuf, a->count, a->datatype);
+        err = buf_copy(acc, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a);
     if (!err && a->rank < 2 * rem)
         err = rs_fold_back(a, a->recvbuf, a->count);
     buf_free(base);

@@ -22,70 +22,136 @@
  * packing. All data travels as MPI_BYTE after PMPI_Pack, so send and
  * receive type maps may differ between ranks.
  *
- * Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ about (2 + lg p) n bytes
- *        of local copying), n = sendcount * p * type size
+ * Memory: the working array is recvbuf itself when the receive type is
+ * contiguous (then the last phase swaps blocks k and rank - k in place:
+ * working block k holds what belongs in block rank - k and the other way
+ * round), else a temporary of n bytes; the blocks received in a step go
+ * through a buffer of the most blocks a step moves (ceil(p/2) at most).
+ * Small steps gather the moving blocks into a second such buffer (memcpy);
+ * steps of more than BRUCK_COPY_MAX bytes send them straight from the
+ * working array as one derived type instead.
+ *
+ * Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ about (1 + lg(p)/2) n
+ *        bytes of local copying, 1.5 n more for the swaps in place),
+ *        n = sendcount * p * type size
  * Restriction: not in place (the selector walks on to alltoall/inplace).
- * Limit: the packed vector (n bytes) must fit an int (PMPI_Pack positions);
- * beyond that it returns MPI_ERR_COUNT - a size where pairwise wins anyway. */
+ * Any size: packing goes in pieces whose positions fit an int, messages
+ * above INT_MAX bytes through p2p_bytes.h. */
 #include "../common/a2a.h"
 #include "../common/a2a_pattern.h"
 #include "../common/buf.h"
 #include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define BRUCK_COPY_MAX ((size_t)1 << 20)
+
+struct bruck {
+    char *work;       /* p working blocks of bb bytes */
+    char *sbuf, *rbuf; /* a step's blocks; sbuf NULL: sent as a derived type */
+    size_t bb;
+};
+
 /* Gather (to_msg) or scatter back the working blocks that move at dist. */
-static size_t bruck_gather(char *work, char *msg, size_t bb, int p, int dist, int to_msg)
+static size_t bruck_gather(const struct bruck *b, char *msg, int p, int dist, int to_msg)
 {
     size_t n = 0;
     for (int k = 0; k < p; k++) {
         if (!a2a_bruck_moves(k, dist))
             continue;
         if (to_msg)
-            memcpy(msg + n, work + bb * (size_t)k, bb);
+            memcpy(msg + n, b->work + b->bb * (size_t)k, b->bb);
         else
-            memcpy(work + bb * (size_t)k, msg + n, bb);
-        n += bb;
+            memcpy(b->work + b->bb * (size_t)k, msg + n, b->bb);
+        n += b->bb;
     }
     return n;
 }
 
-static int bruck_steps(const struct coll_args *a, char *work, char *sbuf, char *rbuf,
-                       size_t bb)
+/* The working blocks that move at dist as one type over work. */
+static int moving_type(const struct bruck *b, int p, int dist, MPI_Datatype *type)
 {
-    int err = MPI_SUCCESS, p = a->size;
-    for (int dist = 1; dist < p && !err; dist <<= 1) {
-        size_t n = bruck_gather(work, sbuf, bb, p, dist, 1);
-        err = p2p_sendrecv(sbuf, (int)n, MPI_BYTE, (a->rank + dist) % p, rbuf, (int)n,
-                           MPI_BYTE, (a->rank - dist + p) % p, a);
-        if (!err)
-            bruck_gather(work, rbuf, bb, p, dist, 0);
+    MPI_Aint *disp = malloc((size_t)p * sizeof *disp);
+    MPI_Datatype block;
+    int n = 0, len, err = disp ? big_type((MPI_Aint)b->bb, MPI_BYTE, &len, &block) : MPI_ERR_NO_MEM;
+    if (err) {
+        free(disp);
+        return err;
     }
+    for (int k = 0; k < p; k++)
+        if (a2a_bruck_moves(k, dist))
+            disp[n++] = (MPI_Aint)(b->bb * (size_t)k);
+    err = PMPI_Type_create_hindexed_block(n, len, disp, block, type);
+    if (!err && (err = PMPI_Type_commit(type)))
+        PMPI_Type_free(type);
+    big_type_free(MPI_BYTE, &block);
+    free(disp);
     return err;
+}
+
+static int bruck_step(const struct coll_args *a, const struct bruck *b, int dist)
+{
+    int p = a->size, to = (a->rank + dist) % p, from = (a->rank - dist + p) % p, err;
+    size_t n = b->bb * (size_t)a2a_bruck_count_moves(p, dist);
+    MPI_Datatype type;
+    if (b->sbuf) {
+        bruck_gather(b, b->sbuf, p, dist, 1);
+        err = p2p_sendrecv_n(b->sbuf, (MPI_Aint)n, MPI_BYTE, to, b->rbuf, (MPI_Aint)n, MPI_BYTE,
+                             from, a);
+    } else if (!(err = moving_type(b, p, dist, &type))) {
+        err = p2p_sendrecv_n(b->work, 1, type, to, b->rbuf, (MPI_Aint)n, MPI_BYTE, from, a);
+        PMPI_Type_free(&type);
+    }
+    if (!err)
+        bruck_gather(b, b->rbuf, p, dist, 0);
+    return err;
+}
+
+/* work is recvbuf: block k belongs in block rank - k and the other way
+ * round; swap each such pair once, through rbuf. */
+static void swap_home(const struct coll_args *a, const struct bruck *b)
+{
+    for (int k = 0; k < a->size; k++) {
+        int j = a2a_bruck_recv_peer(a->rank, a->size, k);
+        if (k >= j)
+            continue;
+        char *x = b->work + b->bb * (size_t)k, *y = b->work + b->bb * (size_t)j;
+        memcpy(b->rbuf, x, b->bb);
+        memcpy(x, y, b->bb);
+        memcpy(y, b->rbuf, b->bb);
+    }
 }
 
 int alltoall_bruck(const struct coll_args *a)
 {
-    size_t bb = (size_t)a->recvcount * (size_t)buf_type_size(a->recvtype);
-    if (bb == 0)
+    struct bruck b = {NULL, NULL, NULL, 0};
+    int p = a->size, err = MPI_SUCCESS;
+    b.bb = a->recvcount > 0 ? (size_t)a->recvcount * buf_type_size(a->recvtype) : 0;
+    if (b.bb == 0)
         return MPI_SUCCESS;
-    if (a->size == 1)
+    if (p == 1)
         return a2a_copy_self(a);
-    if (bb * (size_t)a->size > INT_MAX) /* PMPI_Pack positions are ints */
-        return MPI_ERR_COUNT;
-    size_t half = bb * (size_t)(a->size / 2 + 1);
-    char *work = malloc(bb * (size_t)a->size), *sbuf = malloc(half), *rbuf = malloc(half);
-    int err = (work && sbuf && rbuf) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    size_t most = b.bb * (size_t)a2a_bruck_max_moves(p);
+    char *in_recvbuf = buf_contiguous_data(a->recvbuf, (MPI_Aint)p * a->recvcount, a->recvtype);
+    b.work = in_recvbuf ? in_recvbuf : malloc(b.bb * (size_t)p);
+    b.rbuf = malloc(most);
+    if (most <= BRUCK_COPY_MAX)
+        b.sbuf = malloc(most);
+    if (!b.work || !b.rbuf || (most <= BRUCK_COPY_MAX && !b.sbuf))
+        err = MPI_ERR_NO_MEM;
     if (!err)
-        err = a2a_pack_sends(a, work, bb, a2a_bruck_send_peer);
-    if (!err)
-        err = bruck_steps(a, work, sbuf, rbuf, bb);
-    if (!err)
-        err = a2a_unpack_recvs(a, work, bb, a2a_bruck_recv_peer);
-    free(work);
-    free(sbuf);
-    free(rbuf);
+        err = a2a_pack_sends(a, b.work, b.bb, a2a_bruck_send_peer);
+    for (int dist = 1; dist < p && !err; dist <<= 1)
+        err = bruck_step(a, &b, dist);
+    if (!err && in_recvbuf)
+        swap_home(a, &b);
+    else if (!err)
+        err = a2a_unpack_recvs(a, b.work, b.bb, a2a_bruck_recv_peer);
+    if (!in_recvbuf)
+        free(b.work);
+    free(b.sbuf);
+    free(b.rbuf);
     return err;
 }

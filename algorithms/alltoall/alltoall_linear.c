@@ -1,32 +1,36 @@
 /* alltoall_linear.c - relay through rank 0: every rank sends its whole
- * send buffer to rank 0, which transposes the p x p blocks and sends each
- * rank its whole receive buffer back.
+ * send buffer to rank 0, which sends each rank its whole receive buffer
+ * back, block r of every row:
  *
  *   gather:   1, 2, ..., p-1 -> 0     row r = rank r's blocks for 0..p-1
- *   transpose at rank 0               row r' = block r of every row, in order
- *   scatter:  0 -> 1, 2, ..., p-1     row r' = rank r's receive buffer
+ *   scatter:  0 -> 1, 2, ..., p-1     rank r gets column r: block r of
+ *                                     rows 0, 1, ..., p-1, in order
  *
  * 2 (p - 1) messages in two rounds, against p (p - 1) for the direct
  * exchanges (scattered, pairwise) and p ceil(lg p) in ceil(lg p) rounds
- * for Bruck. Blocks travel as bytes after PMPI_Pack, so send and receive
- * type maps may differ between ranks. Every rank packs its send blocks
- * before it receives anything, so MPI_IN_PLACE needs nothing more.
+ * for Bruck. The other ranks send and receive with their own (count,
+ * type), straight from and into their buffers; rank 0 holds the rows as
+ * packed bytes and receives and sends them as MPI_PACKED (which matches
+ * any type signature), a column as one strided derived type, so send and
+ * receive type maps may differ between ranks and nothing is transposed.
+ * Every rank sends its whole buffer before it receives anything, so
+ * MPI_IN_PLACE needs nothing more.
  *
- * Cost = 2 alpha + 2 (p - 1) n beta (+ 2 p n local copying at rank 0),
- *        n = sendcount * p * type size (one rank's whole send buffer)
+ * Cost = 2 alpha + 2 (p - 1) n beta (+ 2 n local copying at rank 0: its
+ *        own row and column), n = sendcount * p * type size (one rank's
+ *        whole send buffer)
  * Rank 0's link carries everything twice: wins only for tiny blocks at
  * small to moderate p, where the p (p - 1) messages in flight of a direct
  * exchange, or Bruck's ceil(lg p) latencies, cost more than two rounds.
- * Limit: a rank's packed buffer (n bytes) must fit an int (PMPI_Pack
- * positions); beyond that it returns MPI_ERR_COUNT. */
+ * Memory: p n bytes at rank 0, nothing elsewhere. Any size: rows and
+ * columns longer than INT_MAX bytes are derived types (p2p_bytes.h). */
 #include "../common/a2a.h"
 #include "../common/buf.h"
 #include "../common/linear_root.h"
-#include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Packed block k of a row is the block for (from) rank k. */
 static int rank_k(int rank, int p, int k)
@@ -35,56 +39,101 @@ static int rank_k(int rank, int p, int k)
     return k;
 }
 
-/* Rows 1..p-1 of rows from (send: to) their ranks, all in flight. */
-static int move_rows(const struct coll_args *a, char *rows, size_t rowlen, int send)
+/* One block of bb packed bytes as a single element. */
+static int block_type(size_t bb, MPI_Datatype *block)
 {
-    struct lin_blocks b = {rows, MPI_BYTE, (int)rowlen, NULL, NULL};
-    return lin_root_exchange(a, 0, &b, send, 0);
+    int n;
+    if (bb <= INT_MAX)
+        return PMPI_Type_contiguous((int)bb, MPI_PACKED, block);
+    return big_type((MPI_Aint)bb, MPI_PACKED, &n, block); /* n is 1: a new type */
 }
 
-/* out row r = block r of every row of in, in rank order. */
-static void transpose(const char *in, char *out, size_t bb, int p)
+/* Column r of the rows (block r of each, rows p bb bytes apart), with an
+ * extent of one block so that lin_root_exchange finds column r at rows +
+ * r bb. */
+static int column_type(size_t bb, int p, MPI_Datatype *column)
 {
-    for (int r = 0; r < p; r++)
-        for (int j = 0; j < p; j++)
-            memcpy(out + bb * ((size_t)r * p + j), in + bb * ((size_t)j * p + r), bb);
+    MPI_Datatype block, strided;
+    int err = block_type(bb, &block);
+    if (err)
+        return err;
+    err = PMPI_Type_create_hvector(p, 1, (MPI_Aint)(bb * (size_t)p), block, &strided);
+    PMPI_Type_free(&block);
+    if (err)
+        return err;
+    err = PMPI_Type_create_resized(strided, 0, (MPI_Aint)bb, column);
+    PMPI_Type_free(&strided);
+    if (!err && (err = PMPI_Type_commit(column)))
+        PMPI_Type_free(column);
+    return err;
 }
 
-static int relay_at_root(const struct coll_args *a, char *all, size_t bb)
+/* Rows 1..p-1 from their ranks, all in flight. */
+static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
+{
+    struct lin_blocks b = {rows, MPI_PACKED, 0, NULL, NULL, NULL};
+    int err = big_type((MPI_Aint)rowlen, MPI_PACKED, &b.count, &b.type);
+    if (err)
+        return err;
+    err = lin_root_exchange(a, 0, &b, 0, 0);
+    big_type_free(MPI_PACKED, &b.type);
+    return err;
+}
+
+/* Columns 1..p-1 to their ranks, all in flight. */
+static int send_columns(const struct coll_args *a, char *rows, size_t bb)
+{
+    struct lin_blocks b = {rows, MPI_DATATYPE_NULL, 1, NULL, NULL, NULL};
+    int err = column_type(bb, a->size, &b.type);
+    if (err)
+        return err;
+    err = lin_root_exchange(a, 0, &b, 1, 0);
+    PMPI_Type_free(&b.type);
+    return err;
+}
+
+/* Column 0 is rank 0's own receive buffer: block k of row k. */
+static int own_column(const struct coll_args *a, const char *rows, size_t bb)
+{
+    int err = MPI_SUCCESS;
+    for (int k = 0; k < a->size && !err; k++) {
+        struct a2a_block b;
+        a2a_recv_block(a, k, &b);
+        err = buf_unpack(rows + bb * (size_t)a->size * (size_t)k, b.buf, b.count, b.type, a);
+    }
+    return err;
+}
+
+static int relay_at_root(const struct coll_args *a, size_t bb)
 {
     size_t rowlen = bb * (size_t)a->size;
-    char *out = malloc(rowlen * (size_t)a->size);
-    int err = out ? move_rows(a, all, rowlen, 0) : MPI_ERR_NO_MEM;
+    char *rows = malloc(rowlen * (size_t)a->size);
+    int err = rows ? a2a_pack_sends(a, rows, bb, rank_k) : MPI_ERR_NO_MEM;
     if (!err)
-        transpose(all, out, bb, a->size);
+        err = receive_rows(a, rows, rowlen);
     if (!err)
-        err = a2a_unpack_recvs(a, out, bb, rank_k);
+        err = own_column(a, rows, bb);
     if (!err)
-        err = move_rows(a, out, rowlen, 1);
-    free(out);
+        err = send_columns(a, rows, bb);
+    free(rows);
     return err;
+}
+
+/* Any other rank: its whole buffer to rank 0, its whole result back. */
+static int relay_through_root(const struct coll_args *a)
+{
+    MPI_Aint p = a->size;
+    int err = a->in_place ? p2p_send_n(a->recvbuf, p * a->recvcount, a->recvtype, 0, a)
+                          : p2p_send_n(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
+    return err ? err : p2p_recv_n(a->recvbuf, p * a->recvcount, a->recvtype, 0, a);
 }
 
 int alltoall_linear(const struct coll_args *a)
 {
-    size_t bb = (size_t)a->recvcount * (size_t)buf_type_size(a->recvtype);
-    size_t rowlen = bb * (size_t)a->size;
+    size_t bb = a->recvcount > 0 ? (size_t)a->recvcount * buf_type_size(a->recvtype) : 0;
     if (bb == 0)
         return MPI_SUCCESS;
     if (a->size == 1)
         return a2a_copy_self(a);
-    if (rowlen > INT_MAX) /* PMPI_Pack positions are ints */
-        return MPI_ERR_COUNT;
-    char *row = malloc(a->rank == 0 ? rowlen * (size_t)a->size : rowlen);
-    int err = row ? a2a_pack_sends(a, row, bb, rank_k) : MPI_ERR_NO_MEM;
-    if (!err && a->rank == 0)
-        err = relay_at_root(a, row, bb);
-    else if (!err)
-        err = p2p_send(row, (int)rowlen, MPI_BYTE, 0, a);
-    if (!err && a->rank != 0)
-        err = p2p_recv(row, (int)rowlen, MPI_BYTE, 0, a);
-    if (!err && a->rank != 0)
-        err = a2a_unpack_recvs(a, row, bb, rank_k);
-    free(row);
-    return err;
+    return a->rank == 0 ? relay_at_root(a, bb) : relay_through_root(a);
 }

@@ -21,17 +21,20 @@
 #include "../common/bcast_bytes.h"
 #include "../common/bcast_pattern.h"
 #include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 
 /* One ring step: send block sblk right, receive block rblk from the left. */
 static int ring_step(const struct bcast_bytes *b, int rel, int s, const struct coll_args *a)
 {
-    int p = a->size, slen, rlen;
+    int p = a->size;
+    size_t slen, rlen;
     int sblk = (rel - s + p) % p, rblk = (rel - s - 1 + 2 * p) % p;
     char *sat = bcast_bytes_blocks(b, p, sblk, sblk + 1, &slen);
     char *rat = bcast_bytes_blocks(b, p, rblk, rblk + 1, &rlen);
     int right = rel + 1 < p && slen > 0 ? pat_abs(rel + 1, a->root, p) : MPI_PROC_NULL;
     int left = rel > 0 && rlen > 0 ? pat_abs(rel - 1, a->root, p) : MPI_PROC_NULL;
-    return p2p_sendrecv(sat, slen, MPI_BYTE, right, rat, rlen, MPI_BYTE, left, a);
+    return p2p_sendrecv_n(sat, (MPI_Aint)slen, MPI_BYTE, right, rat, (MPI_Aint)rlen, MPI_BYTE,
+                          left, a);
 }
 
 int bcast_scatter_allgather(const struct coll_args *a)

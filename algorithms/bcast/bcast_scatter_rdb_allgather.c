@@ -30,19 +30,21 @@
 #include "../common/bcast_bytes.h"
 #include "../common/bcast_pattern.h"
 #include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 
 /* Post the (at most two) messages of cnt blocks from block first. */
 static int post_runs(const struct bcast_bytes *b, int first, int cnt, int peer, int recv,
                      const struct coll_args *a, MPI_Request *reqs, int *nreq)
 {
-    int run[4], len, err = MPI_SUCCESS;
+    int run[4], err = MPI_SUCCESS;
+    size_t len;
     int nrun = bpat_wrapped_runs(first, cnt, a->size, run);
     for (int r = 0; r < nrun && !err; r++) {
         char *at = bcast_bytes_blocks(b, a->size, run[2 * r], run[2 * r] + run[2 * r + 1], &len);
         if (len == 0)
             continue;
-        err = recv ? p2p_irecv(at, len, MPI_BYTE, peer, a, &reqs[*nreq])
-                   : p2p_isend(at, len, MPI_BYTE, peer, a, &reqs[*nreq]);
+        err = recv ? p2p_irecv_n(at, (MPI_Aint)len, MPI_BYTE, peer, a, &reqs[*nreq])
+                   : p2p_isend_n(at, (MPI_Aint)len, MPI_BYTE, peer, a, &reqs[*nreq]);
         if (!err)
             (*nreq)++;
     }

@@ -53,33 +53,31 @@ void a2a_send_block(const struct coll_args *a, int peer, struct a2a_block *b)
     }
 }
 
-long long a2a_block_bytes(const struct a2a_block *b)
+size_t a2a_block_bytes(const struct a2a_block *b)
 {
-    return b->count > 0 ? (long long)b->count * buf_type_size(b->type) : 0;
+    return b->count > 0 ? (size_t)b->count * buf_type_size(b->type) : 0;
 }
 
 int a2a_pack_sends(const struct coll_args *a, char *out, size_t bb, a2a_peer_fn peer)
 {
-    int err = MPI_SUCCESS, total = (int)(bb * (size_t)a->size);
+    int err = MPI_SUCCESS;
     for (int k = 0; k < a->size && !err; k++) {
         struct a2a_block b;
-        int pos = (int)(bb * (size_t)k);
         a2a_send_block(a, peer(a->rank, a->size, k), &b);
-        err = PMPI_Pack(b.buf, b.count, b.type, out, total, &pos, MPI_COMM_SELF);
-        if (!err && (size_t)pos != bb * (size_t)(k + 1))
-            err = MPI_ERR_INTERN; /* packed form is not the raw signature */
+        if (a2a_block_bytes(&b) != bb)
+            return MPI_ERR_TRUNCATE; /* send and receive signatures differ */
+        err = buf_pack(b.buf, b.count, b.type, out + bb * (size_t)k, a);
     }
     return err;
 }
 
 int a2a_unpack_recvs(const struct coll_args *a, const char *in, size_t bb, a2a_peer_fn peer)
 {
-    int err = MPI_SUCCESS, total = (int)(bb * (size_t)a->size);
+    int err = MPI_SUCCESS;
     for (int k = 0; k < a->size && !err; k++) {
         struct a2a_block b;
-        int pos = (int)(bb * (size_t)k);
         a2a_recv_block(a, peer(a->rank, a->size, k), &b);
-        err = PMPI_Unpack(in, total, &pos, b.buf, b.count, b.type, MPI_COMM_SELF);
+        err = buf_unpack(in + bb * (size_t)k, b.buf, b.count, b.type, a);
     }
     return err;
 }
@@ -91,7 +89,7 @@ int a2a_copy_self(const struct coll_args *a)
         return MPI_SUCCESS;
     a2a_send_block(a, a->rank, &s);
     a2a_recv_block(a, a->rank, &r);
-    return buf_copy(s.buf, s.count, s.type, r.buf, r.count, r.type);
+    return buf_copy(s.buf, s.count, s.type, r.buf, r.count, r.type, a);
 }
 
 /* ---- pairwise ---- */
@@ -195,7 +193,7 @@ static int inplace_swap(const struct coll_args *a, int peer, struct a2a_scratch 
         return MPI_SUCCESS;
     int err = scratch_for(s, &b, &tmp);
     if (!err)
-        err = buf_copy(b.buf, b.count, b.type, tmp, b.count, b.type);
+        err = buf_copy(b.buf, b.count, b.type, tmp, b.count, b.type, a);
     if (!err)
         err = p2p_sendrecv(tmp, b.count, b.type, peer, b.buf, b.count, b.type, peer, a);
     return err;

@@ -24,12 +24,12 @@ void a2a_send_block(const struct coll_args *a, int peer, struct a2a_block *b);
 void a2a_recv_block(const struct coll_args *a, int peer, struct a2a_block *b);
 /* Bytes of a block's type signature (0: no message needs to move; the
  * matching peer computes 0 too, since signatures match). */
-long long a2a_block_bytes(const struct a2a_block *b);
+size_t a2a_block_bytes(const struct a2a_block *b);
 
 /* Packed blocks (bruck, linear): p blocks of bb bytes, packed block k
  * being the send block for (receive block from) peer(rank, p, k). Packing
- * fails with MPI_ERR_INTERN if a block's packed form is not bb bytes (the
- * raw signature); positions are ints, so p bb must fit an int. */
+ * fails with MPI_ERR_TRUNCATE if a send block is not bb bytes. Any size:
+ * buf_pack works in pieces whose positions fit an int. */
 typedef int (*a2a_peer_fn)(int rank, int p, int k);
 int a2a_pack_sends(const struct coll_args *a, char *out, size_t bb, a2a_peer_fn peer);
 int a2a_unpack_recvs(const struct coll_args *a, const char *in, size_t bb, a2a_peer_fn peer);

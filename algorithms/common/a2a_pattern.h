@@ -49,4 +49,23 @@ static inline int a2a_bruck_recv_peer(int rank, int p, int k) { return (rank - k
  * the working indices with that bit set, among 0..p-1. */
 static inline int a2a_bruck_moves(int k, int dist) { return (k & dist) != 0; }
 
+/* How many blocks move at dist: the indices 0..p-1 with that bit set
+ * (each period of 2 dist indices holds dist of them). */
+static inline int a2a_bruck_count_moves(int p, int dist)
+{
+    long long d = dist, n = p / (2 * d) * d, rest = p % (2 * d) - d;
+    return (int)(n + (rest > 0 ? rest : 0));
+}
+
+/* The most blocks one step moves, over the distances below p. */
+static inline int a2a_bruck_max_moves(int p)
+{
+    int most = 0;
+    for (long long dist = 1; dist < p; dist <<= 1) {
+        int n = a2a_bruck_count_moves(p, (int)dist);
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 #endif

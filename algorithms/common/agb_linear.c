@@ -46,7 +46,7 @@ int agb_linear(const struct coll_args *a)
         err = agb_place_own(a, &l);
     if (err || a->size == 1)
         return err;
-    struct lin_blocks blocks = {l.buf, l.type, l.count, l.counts, l.displs};
+    struct lin_blocks blocks = {l.buf, l.type, l.count, l.counts, l.displs, NULL};
     err = a->rank == 0 ? lin_root_exchange(a, 0, &blocks, 0, 0) : send_own(a, &l);
     if (err || (err = agb_msg_of(&l, 0, a->size, &all)))
         return err;

@@ -5,7 +5,9 @@
 #include "allgather_pattern.h"
 #include "buf.h"
 #include "p2p.h"
+#include "p2p_bytes.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 struct agb_layout agb_layout_of(const struct coll_args *a)
@@ -51,24 +53,27 @@ static int adjacent(const struct agb_layout *l, int first, int n, MPI_Aint *star
     return 1;
 }
 
+/* The blocks as one hindexed type over the buffer: byte displacements,
+ * so neither element offsets nor their bytes need to fit an int. */
 static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_msg *m)
 {
-    int *len = malloc(2 * (size_t)n * sizeof *len), err;
-    if (!len)
+    MPI_Aint *disp = malloc((size_t)n * (sizeof *disp + sizeof(int))), extent = buf_extent(l->type);
+    int err;
+    if (!disp)
         return MPI_ERR_NO_MEM;
-    int *disp = len + n;
+    int *len = (int *)(disp + n);
     for (int k = 0; k < n; k++) {
         int b = (first + k) % l->p;
         len[k] = agb_block_count(l, b);
-        disp[k] = (int)block_displ(l, b);
+        disp[k] = block_displ(l, b) * extent;
     }
-    err = PMPI_Type_indexed(n, len, disp, l->type, &m->type);
+    err = PMPI_Type_create_hindexed(n, len, disp, l->type, &m->type);
     if (!err && (err = PMPI_Type_commit(&m->type)) == MPI_SUCCESS) {
         m->origin = l->buf;
         m->count = 1;
         m->owned = 1;
     }
-    free(len);
+    free(disp);
     return err;
 }
 
@@ -78,7 +83,7 @@ int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m)
     m->owned = 0;
     m->type = l->type;
     first %= l->p;
-    if (adjacent(l, first, n, &start, &total)) {
+    if (adjacent(l, first, n, &start, &total) && total <= INT_MAX) {
         m->origin = buf_at(l->buf, start, l->type);
         m->count = (int)total;
         return MPI_SUCCESS;
@@ -101,7 +106,7 @@ int agb_place_own(const struct coll_args *a, const struct agb_layout *l)
         return MPI_SUCCESS;
     if ((err = agb_msg_of(l, a->rank, 1, &m)))
         return err;
-    err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, m.origin, m.count, m.type);
+    err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, m.origin, m.count, m.type, a);
     agb_msg_free(&m);
     return err;
 }
@@ -199,7 +204,7 @@ int agb_recursive_doubling(const struct coll_args *a)
  * other (this rank's counts and type: the byte sizes agree everywhere). */
 static size_t *bruck_offsets(const struct agb_layout *l, int r)
 {
-    size_t *off = malloc(((size_t)l->p + 1) * sizeof *off), tsize = (size_t)buf_type_size(l->type);
+    size_t *off = malloc(((size_t)l->p + 1) * sizeof *off), tsize = buf_type_size(l->type);
     if (!off)
         return NULL;
     off[0] = 0;
@@ -208,20 +213,12 @@ static size_t *bruck_offsets(const struct agb_layout *l, int r)
     return off;
 }
 
-static int bruck_pack_own(const struct coll_args *a, const struct agb_layout *l, char *tmp,
-                          int nbytes)
+static int bruck_pack_own(const struct coll_args *a, const struct agb_layout *l, char *tmp)
 {
-    struct agb_msg m;
-    int pos = 0, err;
-    if (nbytes == 0)
-        return MPI_SUCCESS;
     if (!a->in_place)
-        return PMPI_Pack(a->sendbuf, a->sendcount, a->sendtype, tmp, nbytes, &pos, MPI_COMM_SELF);
-    if ((err = agb_msg_of(l, a->rank, 1, &m)))
-        return err;
-    err = PMPI_Pack(m.origin, m.count, m.type, tmp, nbytes, &pos, MPI_COMM_SELF);
-    agb_msg_free(&m);
-    return err;
+        return buf_pack(a->sendbuf, a->sendcount, a->sendtype, tmp, a);
+    return buf_pack(buf_at(l->buf, block_displ(l, a->rank), l->type),
+                    agb_block_count(l, a->rank), l->type, tmp, a);
 }
 
 /* Step with distance d: send positions [0, n) to r - d, receive positions
@@ -231,23 +228,23 @@ static int bruck_steps(const struct coll_args *a, char *tmp, const size_t *off)
     int p = a->size, r = a->rank, err = MPI_SUCCESS;
     for (int d = 1; d < p && !err; d <<= 1) {
         int n = d < p - d ? d : p - d;
-        err = p2p_sendrecv(tmp, (int)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
-                           (int)(off[d + n] - off[d]), MPI_BYTE, (r + d) % p, a);
+        err = p2p_sendrecv_n(tmp, (MPI_Aint)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
+                             (MPI_Aint)(off[d + n] - off[d]), MPI_BYTE, (r + d) % p, a);
     }
     return err;
 }
 
+/* Position i (block r + i) goes to its place in recvbuf, one block at a
+ * time. */
 static int bruck_unrotate(const struct coll_args *a, const struct agb_layout *l,
                           const char *tmp, const size_t *off)
 {
-    struct agb_msg m;
-    int pos = 0, nbytes = (int)(off[l->p] - off[1]), err;
-    if (nbytes == 0)
-        return MPI_SUCCESS;
-    if ((err = agb_msg_of(l, a->rank + 1, l->p - 1, &m)))
-        return err;
-    err = PMPI_Unpack(tmp + off[1], nbytes, &pos, m.origin, m.count, m.type, MPI_COMM_SELF);
-    agb_msg_free(&m);
+    int err = MPI_SUCCESS;
+    for (int i = 1; i < l->p && !err; i++) {
+        int b = (a->rank + i) % l->p;
+        err = buf_unpack(tmp + off[i], buf_at(l->buf, block_displ(l, b), l->type),
+                         agb_block_count(l, b), l->type, a);
+    }
     return err;
 }
 
@@ -262,7 +259,7 @@ int agb_bruck(const struct coll_args *a)
     if (!tmp)
         err = MPI_ERR_NO_MEM;
     if (!err)
-        err = bruck_pack_own(a, &l, tmp, (int)off[1]);
+        err = bruck_pack_own(a, &l, tmp);
     if (!err)
         err = bruck_steps(a, tmp, off);
     if (!err)

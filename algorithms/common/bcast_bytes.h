@@ -14,12 +14,13 @@
 
 struct bcast_bytes {
     char *p;     /* the n bytes: inside the user's buffer, or copy */
-    int n;       /* count * type size, identical on every rank */
+    size_t n;    /* count * type size, identical on every rank */
     void *copy;  /* malloc'd packed copy for a non-contiguous buffer */
 };
 
 /* View a->recvbuf (a->count of a->datatype) as bytes; packs at the root.
- * MPI_ERR_COUNT when the message exceeds INT_MAX bytes. */
+ * Any size: byte counts and offsets are size_t, messages go through
+ * p2p_bytes.h. */
 int bcast_bytes_open(struct bcast_bytes *b, const struct coll_args *a);
 /* Unpack at the non-roots when err is MPI_SUCCESS, free; returns err or
  * the unpacking error. */
@@ -27,7 +28,7 @@ int bcast_bytes_close(struct bcast_bytes *b, int err, const struct coll_args *a)
 
 /* Byte range of blocks [first, end) when n bytes are split into p blocks
  * (block i belongs to relative rank i). */
-char *bcast_bytes_blocks(const struct bcast_bytes *b, int p, int first, int end, int *len);
+char *bcast_bytes_blocks(const struct bcast_bytes *b, int p, int first, int end, size_t *len);
 
 /* Binomial scatter from the root: relative rank rel ends up holding the
  * blocks of its subtree [rel, bpat_subtree_end(rel, p)). */

@@ -39,16 +39,24 @@ static inline int bpat_wrapped_runs(int first, int cnt, int p, int run[4])
     return 2;
 }
 
-/* Segments of seg bytes over n bytes (the last one shorter). */
-static inline int bpat_seg_count(int n, size_t seg)
+/* Byte offset of block i when n bytes are split into p blocks as evenly as
+ * possible (pat_block_offset in bytes, which may exceed 2^31). */
+static inline size_t bpat_block_offset(size_t n, int p, int i)
 {
-    return n > 0 ? (int)(((size_t)n + seg - 1) / seg) : 0;
+    size_t r = n % (size_t)p, k = (size_t)i;
+    return k * (n / (size_t)p) + (k < r ? k : r);
 }
 
-static inline int bpat_seg_len(int n, size_t seg, int i)
+/* Segments of seg bytes over n bytes (the last one shorter). */
+static inline size_t bpat_seg_count(size_t n, size_t seg)
 {
-    size_t off = (size_t)i * seg, left = (size_t)n - off;
-    return (int)(left < seg ? left : seg);
+    return n / seg + (n % seg != 0);
+}
+
+static inline size_t bpat_seg_len(size_t n, size_t seg, size_t i)
+{
+    size_t off = i * seg, left = n - off;
+    return left < seg ? left : seg;
 }
 
 #endif

@@ -1,6 +1,9 @@
-/* buf.c - temporary buffers, copies and packing for any datatype. */
+/* buf.c - temporary buffers, copies and packing for any datatype and any
+ * size (see buf.h). */
 #include "buf.h"
+#include "p2p_bytes.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,11 +14,11 @@ MPI_Aint buf_extent(MPI_Datatype type)
     return extent;
 }
 
-int buf_type_size(MPI_Datatype type)
+size_t buf_type_size(MPI_Datatype type)
 {
-    int size;
-    PMPI_Type_size(type, &size);
-    return size;
+    MPI_Count size;
+    PMPI_Type_size_x(type, &size);
+    return size > 0 ? (size_t)size : 0;
 }
 
 void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type)
@@ -23,7 +26,7 @@ void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type)
     return (char *)buf + i * buf_extent(type);
 }
 
-void *buf_alloc(int count, MPI_Datatype type, void **base)
+void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base)
 {
     MPI_Aint true_lb, true_extent, lb, extent;
     *base = NULL;
@@ -31,14 +34,14 @@ void *buf_alloc(int count, MPI_Datatype type, void **base)
         return NULL;
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     PMPI_Type_get_extent(type, &lb, &extent);
-    MPI_Aint span = true_extent + (MPI_Aint)(count - 1) * (extent < 0 ? -extent : extent);
+    MPI_Aint span = true_extent + (count - 1) * (extent < 0 ? -extent : extent);
     *base = malloc(span > 0 ? (size_t)span : 1);
     if (!*base)
         return NULL;
     return (char *)*base - true_lb;
 }
 
-int buf_alloc_checked(int count, MPI_Datatype type, void **buf, void **base)
+int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base)
 {
     *buf = buf_alloc(count, type, base);
     return (count > 0 && !*base) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
@@ -46,61 +49,127 @@ int buf_alloc_checked(int count, MPI_Datatype type, void **buf, void **base)
 
 void buf_free(void *base) { free(base); }
 
-int buf_is_contiguous(int count, MPI_Datatype type)
+int buf_is_contiguous(MPI_Aint count, MPI_Datatype type)
 {
     MPI_Aint true_lb, true_extent, lb, extent;
-    int size;
     if (count <= 0)
         return 1;
-    PMPI_Type_size(type, &size);
+    size_t size = buf_type_size(type);
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     PMPI_Type_get_extent(type, &lb, &extent);
-    return true_extent == size && (count == 1 || extent == size);
+    return (size_t)true_extent == size && (count == 1 || (size_t)extent == size);
 }
 
-int buf_pack(const void *src, int count, MPI_Datatype type, void **packed,
-             int *nbytes)
+/* Where the data of a contiguous buffer starts. */
+static char *data_start(const void *buf, MPI_Datatype type)
 {
-    int size = 0, pos = 0, err;
-    *packed = NULL;
-    *nbytes = 0;
-    if ((err = PMPI_Pack_size(count, type, MPI_COMM_SELF, &size)))
-        return err;
-    *packed = malloc(size > 0 ? (size_t)size : 1);
-    if (!*packed)
-        return MPI_ERR_NO_MEM;
-    if (count > 0 && (err = PMPI_Pack(src, count, type, *packed, size, &pos, MPI_COMM_SELF)))
-        return err;
-    *nbytes = pos;
-    return MPI_SUCCESS;
+    MPI_Aint true_lb, true_extent;
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    return (char *)buf + true_lb;
 }
 
-int buf_unpack(const void *packed, int nbytes, void *dst, int count,
-               MPI_Datatype type)
+char *buf_contiguous_data(const void *buf, MPI_Aint count, MPI_Datatype type)
 {
-    int pos = 0;
-    if (count <= 0)
+    return buf_is_contiguous(count, type) ? data_start(buf, type) : NULL;
+}
+
+/* Elements per PMPI_Pack call, 0 when one element does not fit an int. */
+static MPI_Aint pack_group(size_t size)
+{
+    if (size > INT_MAX)
+        return 0;
+    return size >= BUF_PACK_CHUNK ? 1 : (MPI_Aint)(BUF_PACK_CHUNK / size);
+}
+
+/* Elements [i, i + n) of user <-> their packed bytes, one PMPI call. */
+static int pack_piece(char *user, MPI_Aint i, int n, MPI_Datatype type, char *bytes, int pack,
+                      const struct coll_args *a)
+{
+    size_t size = buf_type_size(type);
+    char *u = user + i * buf_extent(type), *b = bytes + (size_t)i * size;
+    int len = (int)((size_t)n * size), pos = 0;
+    if (pack)
+        return PMPI_Pack(u, n, type, b, len, &pos, a->comm);
+    return PMPI_Unpack(b, len, &pos, u, n, type, a->comm);
+}
+
+/* count elements at user <-> count * size bytes at bytes. An element too
+ * large for PMPI_Pack goes as a message to this rank itself, the packed
+ * side as MPI_PACKED (which matches any type signature). */
+static int pack_any(char *user, MPI_Aint count, MPI_Datatype type, char *bytes, int pack,
+                    const struct coll_args *a)
+{
+    size_t size = buf_type_size(type);
+    MPI_Aint group = pack_group(size), nbytes = (MPI_Aint)((size_t)count * size);
+    int err = MPI_SUCCESS;
+    if (count <= 0 || size == 0)
         return MPI_SUCCESS;
-    return PMPI_Unpack(packed, nbytes, &pos, dst, count, type, MPI_COMM_SELF);
-}
-
-int buf_copy(const void *src, int scount, MPI_Datatype stype,
-             void *dst, int rcount, MPI_Datatype rtype)
-{
-    void *packed;
-    int nbytes, err;
-    if (scount <= 0 || rcount <= 0 || src == dst)
-        return MPI_SUCCESS;
-    if (stype == rtype && scount == rcount && buf_is_contiguous(scount, stype)) {
-        MPI_Aint true_lb, true_extent;
-        PMPI_Type_get_true_extent(stype, &true_lb, &true_extent);
-        memmove((char *)dst + true_lb, (const char *)src + true_lb,
-                (size_t)scount * (size_t)buf_type_size(stype));
+    if (buf_is_contiguous(count, type)) {
+        if (pack)
+            memcpy(bytes, data_start(user, type), (size_t)nbytes);
+        else
+            memcpy(data_start(user, type), bytes, (size_t)nbytes);
         return MPI_SUCCESS;
     }
-    err = buf_pack(src, scount, stype, &packed, &nbytes);
+    if (!group)
+        return pack ? p2p_sendrecv_n(user, count, type, a->rank, bytes, nbytes, MPI_PACKED,
+                                     a->rank, a)
+                    : p2p_sendrecv_n(bytes, nbytes, MPI_PACKED, a->rank, user, count, type,
+                                     a->rank, a);
+    for (MPI_Aint i = 0; i < count && !err; i += group)
+        err = pack_piece(user, i, (int)(count - i < group ? count - i : group), type, bytes, pack,
+                         a);
+    return err;
+}
+
+int buf_pack(const void *src, MPI_Aint count, MPI_Datatype type, void *out,
+             const struct coll_args *a)
+{
+    return pack_any((char *)src, count, type, out, 1, a);
+}
+
+int buf_unpack(const void *in, void *dst, MPI_Aint count, MPI_Datatype type,
+               const struct coll_args *a)
+{
+    return pack_any(dst, count, type, (char *)in, 0, a);
+}
+
+int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
+             void *dst, MPI_Aint rcount, MPI_Datatype rtype, const struct coll_args *a)
+{
+    size_t n = scount > 0 ? (size_t)scount * buf_type_size(stype) : 0;
+    size_t rsize = buf_type_size(rtype), room = rcount > 0 ? (size_t)rcount * rsize : 0;
+    void *tmp;
+    int err;
+    if (n == 0 || src == dst)
+        return MPI_SUCCESS;
+    if (room < n)
+        return MPI_ERR_TRUNCATE;
+    rcount = (MPI_Aint)(n / rsize); /* a longer receive gets the n bytes sent */
+    int scontig = buf_is_contiguous(scount, stype), rcontig = buf_is_contiguous(rcount, rtype);
+    if (scontig && rcontig) {
+        memmove(data_start(dst, rtype), data_start(src, stype), n);
+        return MPI_SUCCESS;
+    }
+    if (rcontig)
+        return buf_pack(src, scount, stype, data_start(dst, rtype), a);
+    if (scontig)
+        return buf_unpack(data_start(src, stype), dst, rcount, rtype, a);
+    if (!(tmp = malloc(n)))
+        return MPI_ERR_NO_MEM;
+    err = buf_pack(src, scount, stype, tmp, a);
     if (!err)
-        err = buf_unpack(packed, nbytes, dst, rcount, rtype);
-    free(packed);
+        err = buf_unpack(tmp, dst, rcount, rtype, a);
+    free(tmp);
+    return err;
+}
+
+int buf_reduce_n(const void *in, void *inout, MPI_Aint count, MPI_Datatype type, MPI_Op op)
+{
+    const MPI_Aint piece = (MPI_Aint)1 << 30, extent = buf_extent(type);
+    int err = MPI_SUCCESS;
+    for (MPI_Aint i = 0; i < count && !err; i += piece)
+        err = buf_reduce((const char *)in + i * extent, (char *)inout + i * extent,
+                         (int)(count - i < piece ? count - i : piece), type, op);
     return err;
 }

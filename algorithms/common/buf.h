@@ -9,31 +9,49 @@
 
 #include "../coll.h"
 
+/* Counts here are MPI_Aint: a whole vector (reduce_scatter's sum of
+ * counts, p blocks of an allgather) may hold more than INT_MAX elements,
+ * and byte sizes beyond 2^31 are ordinary. */
+
 /* Room for count elements of type; *base gets what buf_free takes. NULL
  * with *base NULL when count is 0; NULL on out-of-memory (check *base). */
-void *buf_alloc(int count, MPI_Datatype type, void **base);
+void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base);
 void buf_free(void *base);
 /* malloc that returns an MPI error code. */
-int buf_alloc_checked(int count, MPI_Datatype type, void **buf, void **base);
+int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base);
 
 /* Address of element i of a buffer of type (i * extent bytes on). */
 void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type);
 MPI_Aint buf_extent(MPI_Datatype type);
-int buf_type_size(MPI_Datatype type);
+/* Bytes of data in one element (PMPI_Type_size_x: a type may exceed 2 GiB). */
+size_t buf_type_size(MPI_Datatype type);
 /* 1 when count elements of type occupy exactly count*size bytes, no gaps. */
-int buf_is_contiguous(int count, MPI_Datatype type);
+int buf_is_contiguous(MPI_Aint count, MPI_Datatype type);
+/* Where the data of count elements of type at buf starts when it has no
+ * gaps (so bytes can go straight there), else NULL. */
+char *buf_contiguous_data(const void *buf, MPI_Aint count, MPI_Datatype type);
+
+/* Packing assumes a homogeneous job: the packed form of count elements is
+ * their raw data, count * size bytes, which is what lets one rank's packed
+ * bytes feed another rank's typed buffer. PMPI_Pack's sizes and positions
+ * are ints, so these pack in groups of elements of at most BUF_PACK_CHUNK
+ * bytes; an element larger than INT_MAX bytes (which PMPI_Pack cannot take
+ * at all) goes through a message to this rank itself, received as
+ * MPI_PACKED. Errors are reported on a->comm, never on MPI_COMM_SELF
+ * (whose handler is fatal). */
+#define BUF_PACK_CHUNK ((size_t)1 << 30)
+/* count elements of type at src -> count * size bytes at out. */
+int buf_pack(const void *src, MPI_Aint count, MPI_Datatype type, void *out,
+             const struct coll_args *a);
+/* count * size bytes at in -> count elements of type at dst. */
+int buf_unpack(const void *in, void *dst, MPI_Aint count, MPI_Datatype type,
+               const struct coll_args *a);
 
 /* Copy scount of stype at src into rcount of rtype at dst (signatures must
- * match); memcpy when both are contiguous and the same type. */
-int buf_copy(const void *src, int scount, MPI_Datatype stype,
-             void *dst, int rcount, MPI_Datatype rtype);
-
-/* Pack count elements into a new contiguous byte buffer (*packed, malloc'd,
- * *nbytes long) and back. */
-int buf_pack(const void *src, int count, MPI_Datatype type, void **packed,
-             int *nbytes);
-int buf_unpack(const void *packed, int nbytes, void *dst, int count,
-               MPI_Datatype type);
+ * match): memmove when both sides are contiguous, else packing straight
+ * from or into the contiguous side, through a temporary when neither is. */
+int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
+             void *dst, MPI_Aint rcount, MPI_Datatype rtype, const struct coll_args *a);
 
 /* inout[i] = in[i] op inout[i] for count elements: our kernels for
  * predefined ops on named types (op_kernels.h), MPI_Reduce_local for user
@@ -42,5 +60,8 @@ int buf_unpack(const void *packed, int nbytes, void *dst, int count,
 int buf_op_is_predefined(MPI_Op op);
 int buf_reduce(const void *in, void *inout, int count, MPI_Datatype type,
                MPI_Op op);
+/* buf_reduce of any count, in pieces of at most 2^30 elements. */
+int buf_reduce_n(const void *in, void *inout, MPI_Aint count, MPI_Datatype type,
+                 MPI_Op op);
 
 #endif

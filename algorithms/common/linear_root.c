@@ -13,7 +13,7 @@ static int block_count(const struct lin_blocks *b, int i)
 
 static void *block_at(const struct lin_blocks *b, int i)
 {
-    MPI_Aint d = b->counts ? b->displs[i] : (MPI_Aint)i * b->count;
+    MPI_Aint d = b->adispls ? b->adispls[i] : b->counts ? b->displs[i] : (MPI_Aint)i * b->count;
     return buf_at(b->buf, d, b->type);
 }
 
@@ -21,10 +21,10 @@ static void *block_at(const struct lin_blocks *b, int i)
  * or -1 when none is left. */
 static int next_peer(const struct coll_args *a, int root, const struct lin_blocks *b, int *next)
 {
-    int tsize = buf_type_size(b->type);
+    size_t tsize = buf_type_size(b->type);
     while (*next < a->size - 1) {
         int peer = (root + 1 + (*next)++) % a->size;
-        if ((long long)block_count(b, peer) * tsize > 0)
+        if (block_count(b, peer) > 0 && tsize > 0)
             return peer;
     }
     return -1;
@@ -65,13 +65,13 @@ int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window
 {
     int err = MPI_SUCCESS;
     if (a->rank != a->root) {
-        if ((long long)a->sendcount * buf_type_size(a->sendtype) == 0)
+        if (a->sendcount <= 0 || buf_type_size(a->sendtype) == 0)
             return MPI_SUCCESS;
         return p2p_send(a->sendbuf, a->sendcount, a->sendtype, a->root, a);
     }
     if (!a->in_place)
         err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, block_at(b, a->root),
-                       block_count(b, a->root), b->type);
+                       block_count(b, a->root), b->type, a);
     return err ? err : lin_root_exchange(a, a->root, b, 0, window);
 }
 
@@ -79,12 +79,12 @@ int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int windo
 {
     int err = MPI_SUCCESS;
     if (a->rank != a->root) {
-        if ((long long)a->recvcount * buf_type_size(a->recvtype) == 0)
+        if (a->recvcount <= 0 || buf_type_size(a->recvtype) == 0)
             return MPI_SUCCESS;
         return p2p_recv(a->recvbuf, a->recvcount, a->recvtype, a->root, a);
     }
     if (!a->in_place)
         err = buf_copy(block_at(b, a->root), block_count(b, a->root), b->type, a->recvbuf,
-                       a->recvcount, a->recvtype);
+                       a->recvcount, a->recvtype, a);
     return err ? err : lin_root_exchange(a, a->root, b, 1, window);
 }

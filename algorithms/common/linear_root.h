@@ -19,6 +19,7 @@ struct lin_blocks {
     MPI_Datatype type;
     int count;                  /* elements per block when counts is NULL */
     const int *counts, *displs; /* v-variants: per rank, in type extents */
+    const MPI_Aint *adispls;    /* instead of displs when offsets may pass INT_MAX */
 };
 
 /* The root's side alone: send (sending) or receive block r of b to or

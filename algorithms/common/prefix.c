@@ -14,7 +14,7 @@ static int absorb_lower(const struct coll_args *a, const void *tmp, void *partia
     if (*have)
         err = buf_reduce(tmp, a->recvbuf, a->count, a->datatype, a->op);
     else
-        err = buf_copy(tmp, a->count, a->datatype, a->recvbuf, a->count, a->datatype);
+        err = buf_copy(tmp, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a);
     *have = 1;
     return err ? err : buf_reduce(tmp, partial, a->count, a->datatype, a->op);
 }
@@ -48,14 +48,14 @@ int prefix_recursive_doubling(const struct coll_args *a, int exclusive)
     void *partial, *tmp, *pbase = NULL, *tbase = NULL;
     int err = MPI_SUCCESS;
     if (!exclusive && !a->in_place &&
-        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype)))
+        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)))
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;
     if (!(err = buf_alloc_checked(a->count, a->datatype, &partial, &pbase)))
         err = buf_alloc_checked(a->count, a->datatype, &tmp, &tbase);
     if (!err)
-        err = buf_copy(input, a->count, a->datatype, partial, a->count, a->datatype);
+        err = buf_copy(input, a->count, a->datatype, partial, a->count, a->datatype, a);
     if (!err)
         err = doubling_steps(a, partial, tmp, exclusive);
     buf_free(pbase);
@@ -122,7 +122,7 @@ int prefix_linear(const struct coll_args *a, int exclusive)
     void *tmp = NULL, *base = NULL;
     int err = MPI_SUCCESS, segn, middle = a->rank > 0 && a->rank < a->size - 1;
     if (!exclusive && !a->in_place &&
-        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype)))
+        (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)))
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;
@@ -134,7 +134,7 @@ int prefix_linear(const struct coll_args *a, int exclusive)
             err = chain_scan(a, segn, tmp, &req);
     } else {
         if (middle && !(err = buf_alloc_checked(a->count, a->datatype, &tmp, &base)))
-            err = buf_copy(input, a->count, a->datatype, tmp, a->count, a->datatype);
+            err = buf_copy(input, a->count, a->datatype, tmp, a->count, a->datatype, a);
         if (!err)
             err = chain_exscan(a, segn, middle ? tmp : (void *)input, &req);
     }

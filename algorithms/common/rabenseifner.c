@@ -49,12 +49,14 @@ int rab_reduce_scatter(const struct coll_args *a, int vrank, void **acc, void **
     for (int i = 0; i < steps_of(a) && !err; i++) {
         int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size);
         int koff, klen, goff, glen;
+        MPI_Aint off, len;
         range(a, vrank, i + 1, &koff, &klen);
         range(a, vpeer, i + 1, &goff, &glen);
         err = p2p_sendrecv(buf_at(*acc, goff, t), glen, t, peer, buf_at(*scratch, koff, t), klen,
                            t, peer, a);
+        off = koff, len = klen;
         if (!err)
-            err = rs_combine(a, vpeer < vrank, 1, &koff, &klen, acc, scratch);
+            err = rs_combine(a, vpeer < vrank, 1, &off, &len, acc, scratch);
     }
     return err;
 }

@@ -32,6 +32,7 @@
 #include "p2p.h"
 #include "pattern.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #define RT_SLOTS 2
@@ -55,7 +56,8 @@ struct rt_run {
     struct rt_node node;
     const void *input;
     void *result;       /* the root's recvbuf, NULL elsewhere */
-    int count, segcount, nseg;
+    MPI_Aint count, nseg; /* the vector may pass INT_MAX elements (reduce_scatter) */
+    int segcount;
     MPI_Datatype type;
     MPI_Op op;
     void **buf, **base; /* [slot*nchild + i]: child i's segment */
@@ -112,13 +114,13 @@ static int build_node(enum rtree_shape shape, int root, int commutative,
     return MPI_SUCCESS;
 }
 
-static int seg_len(const struct rt_run *r, int s)
+static int seg_len(const struct rt_run *r, MPI_Aint s)
 {
-    int rest = r->count - s * r->segcount;
-    return rest < r->segcount ? rest : r->segcount;
+    MPI_Aint rest = r->count - s * r->segcount;
+    return rest < r->segcount ? (int)rest : r->segcount;
 }
 
-static void *seg_at(const void *buf, const struct rt_run *r, int s)
+static void *seg_at(const void *buf, const struct rt_run *r, MPI_Aint s)
 {
     return buf_at(buf, (MPI_Aint)s * r->segcount, r->type);
 }
@@ -157,7 +159,7 @@ static int pool_alloc(struct rt_run *r)
     return MPI_SUCCESS;
 }
 
-static int post_recvs(struct rt_run *r, int s)
+static int post_recvs(struct rt_run *r, MPI_Aint s)
 {
     int slot = s % RT_SLOTS, err = MPI_SUCCESS;
     for (int i = 0; i < r->node.nchild && !err; i++)
@@ -168,16 +170,16 @@ static int post_recvs(struct rt_run *r, int s)
 
 /* Before a fold on the left (only the root has children below it), the
  * partial must be writable: move it into the result segment. */
-static int own_acc(struct rt_run *r, int s, const void **acc)
+static int own_acc(struct rt_run *r, MPI_Aint s, const void **acc)
 {
     void *dst = seg_at(r->result, r, s);
-    int err = buf_copy(*acc, seg_len(r, s), r->type, dst, seg_len(r, s), r->type);
+    int err = buf_copy(*acc, seg_len(r, s), r->type, dst, seg_len(r, s), r->type, r->a);
     *acc = dst;
     return err;
 }
 
 /* Fold segment s: my input with every child's partial, in fold order. */
-static int fold_segment(struct rt_run *r, int s, const void **acc)
+static int fold_segment(struct rt_run *r, MPI_Aint s, const void **acc)
 {
     int slot = s % RT_SLOTS, len = seg_len(r, s), err = MPI_SUCCESS;
     int writable = r->result && r->input == r->result;
@@ -201,18 +203,18 @@ static int fold_segment(struct rt_run *r, int s, const void **acc)
 }
 
 /* The folded segment goes up the tree, or into recvbuf at the root. */
-static int deliver(struct rt_run *r, int s, const void *acc)
+static int deliver(struct rt_run *r, MPI_Aint s, const void *acc)
 {
     int len = seg_len(r, s);
     if (r->node.parent < 0)
-        return buf_copy(acc, len, r->type, seg_at(r->result, r, s), len, r->type);
+        return buf_copy(acc, len, r->type, seg_at(r->result, r, s), len, r->type, r->a);
     return p2p_isend(acc, len, r->type, r->node.parent, r->a, send_req(r, s % RT_SLOTS));
 }
 
 static int run_segments(struct rt_run *r)
 {
     int err = post_recvs(r, 0);
-    for (int s = 0; s < r->nseg && !err; s++) {
+    for (MPI_Aint s = 0; s < r->nseg && !err; s++) {
         const void *acc;
         if (s + 1 < r->nseg) {
             err = p2p_wait(send_req(r, (s + 1) % RT_SLOTS)); /* segment s-1 left */
@@ -244,15 +246,17 @@ static int run_finish(struct rt_run *r, int err)
     return err;
 }
 
-static int seg_count(int count, MPI_Datatype type, size_t seg)
+/* Elements per segment: seg bytes (0: the whole vector), at most INT_MAX
+ * (a segment is one message and one local reduction). */
+static int seg_count(MPI_Aint count, MPI_Datatype type, size_t seg)
 {
-    size_t size = (size_t)buf_type_size(type);
-    if (seg == 0 || size == 0 || seg / size >= (size_t)count)
-        return count;
-    return seg / size > 0 ? (int)(seg / size) : 1;
+    size_t size = buf_type_size(type), n = (size_t)count;
+    if (seg != 0 && size != 0 && seg / size < n)
+        n = seg / size > 0 ? seg / size : 1;
+    return n > INT_MAX ? INT_MAX : (int)n;
 }
 
-int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, int count,
+int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a)
 {

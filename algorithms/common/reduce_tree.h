@@ -15,9 +15,11 @@
  * sendbuf MPI_IN_PLACE: this rank's input is in recvbuf (the root of a
  * reduce, or any rank of an allreduce). recvbuf gets the result at root;
  * elsewhere it is only read, when in place, and may be NULL otherwise.
- * count, type and op must be the same on every rank (MPI_Reduce's rule).
+ * count, type and op must be the same on every rank (MPI_Reduce's rule);
+ * count may pass INT_MAX (a whole reduce_scatter vector): a segment is at
+ * most INT_MAX elements.
  * Traffic uses a->comm and a->coll's tag. */
-int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, int count,
+int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a);
 

@@ -5,6 +5,7 @@
 #include "rs_core.h"
 #include "buf.h"
 #include "p2p.h"
+#include "p2p_bytes.h"
 #include "rs_pattern.h"
 
 #include <stdlib.h>
@@ -13,7 +14,7 @@ int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
 {
     b->p = p;
     b->counts = counts;
-    b->owned = b->displs = malloc((size_t)(p + 1) * sizeof(int));
+    b->owned = b->displs = malloc((size_t)(p + 1) * sizeof *b->displs);
     if (!b->displs)
         return MPI_ERR_NO_MEM;
     b->displs[0] = 0;
@@ -22,17 +23,19 @@ int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
     return MPI_SUCCESS;
 }
 
+/* One allocation: p + 1 displacements, then p counts. */
 int rs_blocks_even(struct rs_blocks *b, int count, int p)
 {
-    int *all = malloc((size_t)(2 * p + 1) * sizeof(int));
-    if (!all)
+    MPI_Aint *displs = malloc((size_t)(p + 1) * sizeof *displs + (size_t)p * sizeof(int));
+    if (!displs)
         return MPI_ERR_NO_MEM;
+    int *counts = (int *)(displs + p + 1);
     for (int i = 0; i < p; i++) {
-        all[i] = pat_block_count(count, p, i);
-        all[p + i] = pat_block_offset(count, p, i);
+        counts[i] = pat_block_count(count, p, i);
+        displs[i] = pat_block_offset(count, p, i);
     }
-    all[2 * p] = count;
-    *b = (struct rs_blocks){.p = p, .counts = all, .displs = all + p, .owned = all};
+    displs[p] = count;
+    *b = (struct rs_blocks){.p = p, .counts = counts, .displs = displs, .owned = displs};
     return MPI_SUCCESS;
 }
 
@@ -51,7 +54,7 @@ int rs_blocks_max(const struct rs_blocks *b)
     return max;
 }
 
-int rs_blocks_voffset(const struct rs_blocks *b, int v)
+MPI_Aint rs_blocks_voffset(const struct rs_blocks *b, int v)
 {
     return b->displs[rsp_vblock_first(v, b->p)];
 }
@@ -62,19 +65,19 @@ const void *rs_source(const struct coll_args *a)
 }
 
 int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scratch,
-               int count)
+               MPI_Aint count)
 {
     if (a->rank % 2 == 0)
-        return p2p_send(src, count, a->datatype, a->rank + 1, a);
-    int err = p2p_recv(scratch, count, a->datatype, a->rank - 1, a);
-    return err ? err : buf_reduce(scratch, acc, count, a->datatype, a->op);
+        return p2p_send_n(src, count, a->datatype, a->rank + 1, a);
+    int err = p2p_recv_n(scratch, count, a->datatype, a->rank - 1, a);
+    return err ? err : buf_reduce_n(scratch, acc, count, a->datatype, a->op);
 }
 
-int rs_fold_back(const struct coll_args *a, void *buf, int count)
+int rs_fold_back(const struct coll_args *a, void *buf, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
-        return p2p_recv(buf, count, a->datatype, a->rank + 1, a);
-    return p2p_send(buf, count, a->datatype, a->rank - 1, a);
+        return p2p_recv_n(buf, count, a->datatype, a->rank + 1, a);
+    return p2p_send_n(buf, count, a->datatype, a->rank - 1, a);
 }
 
 int rs_fold_out(const struct coll_args *a, const struct rs_blocks *b, const void *acc)
@@ -86,19 +89,20 @@ int rs_fold_out(const struct coll_args *a, const struct rs_blocks *b, const void
     if (r < 2 * rem)
         err = p2p_send(buf_at(acc, b->displs[r - 1], t), b->counts[r - 1], t, r - 1, a);
     if (!err)
-        err = buf_copy(buf_at(acc, b->displs[r], t), b->counts[r], t, a->recvbuf, b->counts[r], t);
+        err = buf_copy(buf_at(acc, b->displs[r], t), b->counts[r], t, a->recvbuf, b->counts[r], t,
+                       a);
     return err;
 }
 
-int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const int *off,
-               const int *len, void **acc, void **scratch)
+int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const MPI_Aint *off,
+               const MPI_Aint *len, void **acc, void **scratch)
 {
     MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
     for (int i = 0; i < n && !err; i++) {
         void *mine = buf_at(*acc, off[i], t), *theirs = buf_at(*scratch, off[i], t);
-        err = peer_is_lower ? buf_reduce(theirs, mine, len[i], t, a->op)
-                            : buf_reduce(mine, theirs, len[i], t, a->op);
+        err = peer_is_lower ? buf_reduce_n(theirs, mine, len[i], t, a->op)
+                            : buf_reduce_n(mine, theirs, len[i], t, a->op);
     }
     if (!peer_is_lower) {
         void *x = *acc;
@@ -111,18 +115,19 @@ int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const int *o
 /* Fold, let the survivors run body over virtual blocks, unfold. */
 static int folded(const struct coll_args *a, const struct rs_blocks *b, rs_virtual_fn body)
 {
-    int total = b->displs[a->size], rem = a->size - pat_pow2_floor(a->size);
-    int vrank = pat_fold_virtual(a->rank, a->size), err;
-    void *acc, *scratch, *abase = NULL, *sbase = NULL;
+    MPI_Aint total = b->displs[a->size];
+    int rem = a->size - pat_pow2_floor(a->size);
+    int vrank = pat_fold_virtual(a->rank, a->size), err = MPI_SUCCESS;
+    void *acc, *scratch = NULL, *abase = NULL, *sbase = NULL;
     if (vrank < 0) { /* folded away: hand the vector over, get the block back */
         err = rs_fold_in(a, rs_source(a), NULL, NULL, total);
         return err ? err : rs_fold_out(a, b, NULL);
     }
-    err = buf_alloc_checked(total, a->datatype, &acc, &abase);
+    acc = a->recvbuf; /* in place the input is ours to overwrite */
+    if (!a->in_place && !(err = buf_alloc_checked(total, a->datatype, &acc, &abase)))
+        err = buf_copy(a->sendbuf, total, a->datatype, acc, total, a->datatype, a);
     if (!err)
         err = buf_alloc_checked(total, a->datatype, &scratch, &sbase);
-    if (!err)
-        err = buf_copy(rs_source(a), total, a->datatype, acc, total, a->datatype);
     if (!err && a->rank < 2 * rem)
         err = rs_fold_in(a, NULL, acc, scratch, total);
     if (!err)

@@ -26,12 +26,14 @@ int rs_linear(const struct coll_args *a, const int *counts);    /* rs_linear.c *
 /* reduce_scatter_block: every rank's block has a->recvcount elements. */
 int rs_block_run(const struct coll_args *a, rs_core_fn core);
 
-/* Blocks of a vector: block b is elements [displs[b], displs[b + 1]). */
+/* Blocks of a vector: block b is elements [displs[b], displs[b + 1]).
+ * Each block's count is an int, but the whole vector (and so an offset
+ * into it) may pass INT_MAX elements: displacements are MPI_Aint. */
 struct rs_blocks {
     int p;
     const int *counts;
-    int *displs;    /* p + 1 prefix sums; displs[p] is the total */
-    int *owned;     /* what rs_blocks_free releases */
+    MPI_Aint *displs; /* p + 1 prefix sums; displs[p] is the total */
+    void *owned;      /* what rs_blocks_free releases */
 };
 
 int rs_blocks_init(struct rs_blocks *b, const int *counts, int p);
@@ -40,7 +42,7 @@ int rs_blocks_even(struct rs_blocks *b, int count, int p);
 void rs_blocks_free(struct rs_blocks *b);
 int rs_blocks_max(const struct rs_blocks *b);
 /* Element offset of virtual block v (rsp_vblock_first), v <= pof2. */
-int rs_blocks_voffset(const struct rs_blocks *b, int v);
+MPI_Aint rs_blocks_voffset(const struct rs_blocks *b, int v);
 
 const void *rs_source(const struct coll_args *a);
 
@@ -57,10 +59,10 @@ int rs_via_root(const struct coll_args *a, const int *counts, enum rtree_shape s
  * which sets acc = received op acc (lower rank on the left), using
  * scratch. Call on ranks < 2r only. */
 int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scratch,
-               int count);
+               MPI_Aint count);
 /* Undo the fold of a whole vector: the odd rank sends buf to the even
  * one (allreduce). Call on ranks < 2r only. */
-int rs_fold_back(const struct coll_args *a, void *buf, int count);
+int rs_fold_back(const struct coll_args *a, void *buf, MPI_Aint count);
 /* End of a folded reduce-scatter: virtual rank v < r holds the reduced
  * blocks 2v and 2v+1 in acc and hands block 2v to rank 2v; every rank
  * puts its block at a->recvbuf. */
@@ -70,14 +72,16 @@ int rs_fold_out(const struct coll_args *a, const struct rs_blocks *b, const void
  * into *scratch, combine it with *acc, the lower group's partial on the
  * left: the result ends in *acc (the buffers are swapped when it was
  * computed in *scratch; only these ranges are valid afterwards). */
-int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const int *off,
-               const int *len, void **acc, void **scratch);
+int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const MPI_Aint *off,
+               const MPI_Aint *len, void **acc, void **scratch);
 
 /* The frame of the cores that work on 2^floor(lg p) virtual ranks
  * (halving, doubling): blocks, fold in, body on the survivors, fold out.
- * body gets full-length temporaries; *acc starts as the folded input and
- * must end holding virtual block vrank (rsp_vblock_first) reduced over all
- * ranks; it may swap *acc and *scratch. Nothing runs when sum(counts) is 0. */
+ * body gets full-length buffers (*acc is a->recvbuf itself in place, whose
+ * input may be overwritten; a copy of the input otherwise); *acc starts as
+ * the folded input and must end holding virtual block vrank
+ * (rsp_vblock_first) reduced over all ranks; it may swap *acc and *scratch.
+ * Nothing runs when sum(counts) is 0. */
 typedef int (*rs_virtual_fn)(const struct coll_args *a, const struct rs_blocks *b, int vrank,
                              void **acc, void **scratch);
 int rs_folded_run(const struct coll_args *a, const int *counts, rs_virtual_fn body);

@@ -14,8 +14,9 @@
  *   p = 4     m=1: 0<->1 send all but own block     groups {01} {23}
  *             m=2: 0<->2 send own block only        groups {0123}
  *
- * The up to three ranges per exchange travel as one indexed datatype over
- * the full-length temporary. Non-power-of-two p: the first 2r ranks fold
+ * The up to three ranges per exchange travel as one struct datatype over
+ * the full-length temporary (byte displacements, and a range longer than
+ * INT_MAX elements as a type of its own, p2p_bytes.h). Non-power-of-two p: the first 2r ranks fold
  * pairwise (even sends its vector to odd, which reduces lower-left), the
  * 2^floor(lg p) survivors run the doubling over virtual blocks, and each
  * odd survivor hands its even neighbour its block at the end.
@@ -27,29 +28,48 @@
 #include "rs_core.h"
 #include "buf.h"
 #include "p2p.h"
+#include "p2p_bytes.h"
 #include "rs_pattern.h"
 
-/* The element ranges of virtual blocks virtual rank t still needs after
- * merging at distance m, as one indexed type over a full vector. */
-static int needed_type(const struct coll_args *a, const struct rs_blocks *b, int t, int m,
-                       int *off, int *len, MPI_Datatype *type)
+/* The ranges [off[i], +len[i]) of a full vector as one struct type. */
+static int ranges_type(const struct coll_args *a, int n, const MPI_Aint *off,
+                       const MPI_Aint *len, MPI_Datatype *type)
 {
-    int lo[3], hi[3], n = rsp_needed_ranges(t, m, pat_pow2_floor(a->size), lo, hi), err;
+    MPI_Datatype parts[3];
+    MPI_Aint disp[3], extent = buf_extent(a->datatype);
+    int blen[3], made = 0, err = MPI_SUCCESS;
+    for (int i = 0; i < n && !err; i++) {
+        disp[i] = off[i] * extent;
+        if (!(err = big_type(len[i], a->datatype, &blen[i], &parts[i])))
+            made++;
+    }
+    if (!err)
+        err = PMPI_Type_create_struct(n, blen, disp, parts, type);
+    if (!err && (err = PMPI_Type_commit(type)))
+        PMPI_Type_free(type);
+    while (made-- > 0)
+        big_type_free(a->datatype, &parts[made]);
+    return err;
+}
+
+/* The element ranges of virtual blocks virtual rank t still needs after
+ * merging at distance m, as one type over a full vector. */
+static int needed_type(const struct coll_args *a, const struct rs_blocks *b, int t, int m,
+                       MPI_Aint *off, MPI_Aint *len, MPI_Datatype *type)
+{
+    int lo[3], hi[3], n = rsp_needed_ranges(t, m, pat_pow2_floor(a->size), lo, hi);
     for (int i = 0; i < n; i++) {
         off[i] = rs_blocks_voffset(b, lo[i]);
         len[i] = hi[i] > lo[i] ? rs_blocks_voffset(b, hi[i]) - off[i] : 0;
     }
-    err = PMPI_Type_indexed(n, len, off, a->datatype, type);
-    if (!err && (err = PMPI_Type_commit(type)))
-        PMPI_Type_free(type);
-    return err;
+    return ranges_type(a, n, off, len, type);
 }
 
 static int exchange(const struct coll_args *a, const struct rs_blocks *b, int vrank, int m,
                     void **acc, void **scratch)
 {
     int vpeer = vrank ^ m, peer = pat_fold_real(vpeer, a->size), err;
-    int soff[3], slen[3], roff[3], rlen[3];
+    MPI_Aint soff[3], slen[3], roff[3], rlen[3];
     MPI_Datatype stype, rtype;
     if ((err = needed_type(a, b, vpeer, m, soff, slen, &stype)))
         return err;

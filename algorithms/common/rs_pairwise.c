@@ -44,15 +44,15 @@ static int run(const struct coll_args *a, const struct rs_blocks *b, const struc
 {
     MPI_Datatype t = a->datatype;
     int r = a->rank, my = b->counts[r];
-    int err = buf_copy(buf_at(rs_source(a), b->displs[r], t), my, t, w->low, my, t);
+    int err = buf_copy(buf_at(rs_source(a), b->displs[r], t), my, t, w->low, my, t, a);
     for (int i = 1; i < a->size && !err; i++)
         err = step(a, b, w, i);
     if (err)
         return err;
     if (r == a->size - 1)
-        return buf_copy(w->low, my, t, a->recvbuf, my, t);
+        return buf_copy(w->low, my, t, a->recvbuf, my, t, a);
     err = buf_reduce(w->low, w->high, my, t, a->op);
-    return err ? err : buf_copy(w->high, my, t, a->recvbuf, my, t);
+    return err ? err : buf_copy(w->high, my, t, a->recvbuf, my, t, a);
 }
 
 int rs_pairwise(const struct coll_args *a, const int *counts)

@@ -58,7 +58,7 @@ static void *seg_at(const struct ring *g, const void *blk, int k)
 static int seg_elems(const struct coll_args *a, const struct rs_blocks *b)
 {
     size_t bytes = a->params.seg ? a->params.seg : RING_DEFAULT_SEG;
-    size_t size = (size_t)buf_type_size(a->datatype), elems = size ? bytes / size : 1;
+    size_t size = buf_type_size(a->datatype), elems = size ? bytes / size : 1;
     size_t most = a->params.outstanding > 0 ? (size_t)a->params.outstanding : RING_MAX_SEGS;
     if (most > RING_SEGS_LIMIT)
         most = RING_SEGS_LIMIT;
@@ -124,7 +124,7 @@ static int step(struct ring *g, int id, void *rbuf, const void *src, int fwd, in
 static int pass(struct ring *g, int shift, const void *src, void *buf, void *tmp[2])
 {
     const struct coll_args *a = g->a;
-    const int *displs = g->b->displs;
+    const MPI_Aint *displs = g->b->displs;
     int p = a->size, first = (a->rank - shift + p) % p, err;
     err = send_block(g, 1, buf_at(shift ? src : buf, displs[first], a->datatype), first);
     for (int s = 0; s < p - 1 && !err; s++) {
@@ -146,7 +146,7 @@ int ring_reduce_scatter(const struct coll_args *a, const struct rs_blocks *b, co
     void *tmp[2], *base[2] = {NULL, NULL};
     struct ring g;
     if (a->size == 1)
-        return buf_copy(src, my, t, out, my, t);
+        return buf_copy(src, my, t, out, my, t, a);
     if ((err = ring_init(&g, a, b)))
         return err;
     err = buf_alloc_checked(max, t, &tmp[0], &base[0]);
@@ -155,7 +155,7 @@ int ring_reduce_scatter(const struct coll_args *a, const struct rs_blocks *b, co
     if (!err)
         err = pass(&g, 1, src, NULL, tmp);
     if (!err)
-        err = buf_copy(tmp[(a->size - 2) % 2], my, t, out, my, t);
+        err = buf_copy(tmp[(a->size - 2) % 2], my, t, out, my, t, a);
     buf_free(base[0]);
     buf_free(base[1]);
     free(g.rreq);

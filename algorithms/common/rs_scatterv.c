@@ -20,12 +20,12 @@
  * Wins for short vectors, and is the fallback for any op and p. */
 #include "rs_core.h"
 #include "buf.h"
-#include "p2p.h"
+#include "p2p_bytes.h"
 #include "pattern.h"
 #include "reduce_tree.h"
 
 /* Elements of blocks [first, end) with end clipped to p. */
-static int span(const struct rs_blocks *b, int first, int end)
+static MPI_Aint span(const struct rs_blocks *b, int first, int end)
 {
     return b->displs[end < b->p ? end : b->p] - b->displs[first];
 }
@@ -37,8 +37,8 @@ static int to_children(const struct coll_args *a, const struct rs_blocks *b, con
     int r = a->rank, err = MPI_SUCCESS;
     for (int m = pat_binomial_mask(r, a->size) / 2; m >= 1 && !err; m /= 2)
         if (r + m < a->size && span(b, r + m, r + 2 * m) > 0)
-            err = p2p_send(buf_at(stage, b->displs[r + m] - b->displs[r], a->datatype),
-                           span(b, r + m, r + 2 * m), a->datatype, r + m, a);
+            err = p2p_send_n(buf_at(stage, b->displs[r + m] - b->displs[r], a->datatype),
+                             span(b, r + m, r + 2 * m), a->datatype, r + m, a);
     return err;
 }
 
@@ -46,7 +46,8 @@ static int to_children(const struct coll_args *a, const struct rs_blocks *b, con
 static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *full)
 {
     MPI_Datatype t = a->datatype;
-    int r = a->rank, my = b->counts[r], n = span(b, r, r + pat_binomial_mask(r, a->size));
+    int r = a->rank, my = b->counts[r];
+    MPI_Aint n = span(b, r, r + pat_binomial_mask(r, a->size));
     void *stage = full, *base = NULL;
     int err = MPI_SUCCESS;
     if (r > 0 && n > 0) {
@@ -54,12 +55,12 @@ static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *f
         if (!stage)
             err = buf_alloc_checked(n, t, &stage, &base);
         if (!err)
-            err = p2p_recv(stage, n, t, pat_binomial_parent(r), a);
+            err = p2p_recv_n(stage, n, t, pat_binomial_parent(r), a);
     }
     if (!err)
         err = to_children(a, b, stage);
     if (!err && stage != a->recvbuf)
-        err = buf_copy(stage, my, t, a->recvbuf, my, t);
+        err = buf_copy(stage, my, t, a->recvbuf, my, t, a);
     buf_free(base);
     return err;
 }
@@ -69,7 +70,8 @@ int rs_via_root(const struct coll_args *a, const int *counts, enum rtree_shape s
 {
     struct rs_blocks b;
     void *full = NULL, *base = NULL;
-    int err = rs_blocks_init(&b, counts, a->size), total = err ? 0 : b.displs[a->size];
+    int err = rs_blocks_init(&b, counts, a->size);
+    MPI_Aint total = err ? 0 : b.displs[a->size];
     if (!err && total > 0 && a->rank == 0)
         err = buf_alloc_checked(total, a->datatype, &full, &base);
     if (!err && total > 0)

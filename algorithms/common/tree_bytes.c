@@ -2,36 +2,11 @@
  * scatter trees. */
 #include "tree_bytes.h"
 #include "buf.h"
-#include "p2p.h"
+#include "p2p_bytes.h"
 
 size_t tb_bytes(int count, MPI_Datatype type)
 {
-    return count > 0 ? (size_t)count * (size_t)buf_type_size(type) : 0;
-}
-
-char *tb_contiguous(const void *buf, int count, MPI_Datatype type)
-{
-    MPI_Aint true_lb, true_extent;
-    if (!buf_is_contiguous(count, type))
-        return NULL;
-    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
-    return (char *)buf + true_lb;
-}
-
-int tb_pack(const void *buf, int count, MPI_Datatype type, char *bytes, size_t nbytes)
-{
-    int pos = 0;
-    if (nbytes == 0)
-        return MPI_SUCCESS;
-    return PMPI_Pack(buf, count, type, bytes, (int)nbytes, &pos, MPI_COMM_SELF);
-}
-
-int tb_unpack(const char *bytes, size_t nbytes, void *buf, int count, MPI_Datatype type)
-{
-    int pos = 0;
-    if (nbytes == 0)
-        return MPI_SUCCESS;
-    return PMPI_Unpack(bytes, (int)nbytes, &pos, buf, count, type, MPI_COMM_SELF);
+    return count > 0 ? (size_t)count * buf_type_size(type) : 0;
 }
 
 /* Relative [lo, hi) splits at the relative index of rank 0 into at most
@@ -47,8 +22,8 @@ static int rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi
             continue;
         void *user = buf_at(buf, (MPI_Aint)pat_abs(r0, a->root, a->size) * count, type);
         char *b = bytes + (size_t)r0 * blk;
-        err = pack ? tb_pack(user, n * count, type, b, (size_t)n * blk)
-                   : tb_unpack(b, (size_t)n * blk, user, n * count, type);
+        MPI_Aint elems = (MPI_Aint)n * count;
+        err = pack ? buf_pack(user, elems, type, b, a) : buf_unpack(b, user, elems, type, a);
     }
     return err;
 }
@@ -74,10 +49,10 @@ int tb_post_children(const struct coll_args *a, int rel, char *stage, size_t blk
         int child = rel + m, peer = pat_abs(child, a->root, p);
         if (child >= p)
             continue;
-        int len = (int)((size_t)tb_subtree(child, p) * blk);
+        MPI_Aint len = (MPI_Aint)((size_t)tb_subtree(child, p) * blk);
         char *at = stage + (size_t)m * blk;
-        err = sending ? p2p_isend(at, len, MPI_BYTE, peer, a, &reqs[*n])
-                      : p2p_irecv(at, len, MPI_BYTE, peer, a, &reqs[*n]);
+        err = sending ? p2p_isend_n(at, len, MPI_BYTE, peer, a, &reqs[*n])
+                      : p2p_irecv_n(at, len, MPI_BYTE, peer, a, &reqs[*n]);
         if (!err)
             (*n)++;
     }

@@ -21,15 +21,9 @@ static inline int tb_subtree(int rel, int p)
 
 /* Bytes of the data of count elements of type. */
 size_t tb_bytes(int count, MPI_Datatype type);
-/* Where the data of count elements of type at buf starts when it has no
- * gaps (so bytes can go straight there), else NULL. */
-char *tb_contiguous(const void *buf, int count, MPI_Datatype type);
-
-int tb_pack(const void *buf, int count, MPI_Datatype type, char *bytes, size_t nbytes);
-int tb_unpack(const char *bytes, size_t nbytes, void *buf, int count, MPI_Datatype type);
 /* Relative blocks [lo, hi) between the root's user buffer (p blocks of
  * count elements of type, in rank order) and the relative byte array
- * (blocks of blk bytes): at most two pack/unpack calls. */
+ * (blocks of blk bytes): at most two runs of buf_pack/buf_unpack. */
 int tb_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
                     const struct coll_args *a, char *bytes, size_t blk);
 int tb_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,

@@ -24,6 +24,7 @@
  * (Thakur, Rabenseifner and Gropp 2005.) */
 #include "../common/buf.h"
 #include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 #include "../common/tree_bytes.h"
 
 #include <stdlib.h>
@@ -33,9 +34,10 @@
 static char *direct_stage(const struct coll_args *a, int nsub)
 {
     if (a->rank == a->root)
-        return a->root == 0 ? tb_contiguous(a->recvbuf, a->size * a->recvcount, a->recvtype)
-                            : NULL;
-    return nsub == 1 ? tb_contiguous(a->sendbuf, a->sendcount, a->sendtype) : NULL;
+        return a->root == 0
+                   ? buf_contiguous_data(a->recvbuf, (MPI_Aint)a->size * a->recvcount, a->recvtype)
+                   : NULL;
+    return nsub == 1 ? buf_contiguous_data(a->sendbuf, a->sendcount, a->sendtype) : NULL;
 }
 
 static int collect(const struct coll_args *a, int rel, char *stage, size_t blk)
@@ -52,7 +54,7 @@ static int own_block_at_root(const struct coll_args *a)
         return MPI_SUCCESS;
     return buf_copy(a->sendbuf, a->sendcount, a->sendtype,
                     buf_at(a->recvbuf, (MPI_Aint)a->root * a->recvcount, a->recvtype),
-                    a->recvcount, a->recvtype);
+                    a->recvcount, a->recvtype, a);
 }
 
 int gather_binomial(const struct coll_args *a)
@@ -66,12 +68,12 @@ int gather_binomial(const struct coll_args *a)
     if (!stage && !(stage = tmp = malloc((size_t)nsub * blk)))
         return MPI_ERR_NO_MEM;
     if (tmp && !is_root)
-        err = tb_pack(a->sendbuf, a->sendcount, a->sendtype, stage, blk);
+        err = buf_pack(a->sendbuf, a->sendcount, a->sendtype, stage, a);
     if (!err)
         err = collect(a, rel, stage, blk);
     if (!err && !is_root)
-        err = p2p_send(stage, (int)((size_t)nsub * blk), MPI_BYTE,
-                       pat_abs(pat_binomial_parent(rel), a->root, p), a);
+        err = p2p_send_n(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
+                         pat_abs(pat_binomial_parent(rel), a->root, p), a);
     if (!err && is_root && tmp)
         err = tb_unpack_rotated(stage, blk, 1, p, a, a->recvbuf, a->recvcount, a->recvtype);
     free(tmp);

@@ -19,6 +19,6 @@
 
 int gather_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {a->recvbuf, a->recvtype, a->recvcount, NULL, NULL};
+    struct lin_blocks b = {a->recvbuf, a->recvtype, a->recvcount, NULL, NULL, NULL};
     return lin_gather(a, &b, 0);
 }

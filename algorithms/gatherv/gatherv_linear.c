@@ -13,6 +13,6 @@
 
 int gatherv_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls};
+    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
     return lin_gather(a, &b, 0);
 }

@@ -19,7 +19,7 @@
 
 int gatherv_linear_throttled(const struct coll_args *a)
 {
-    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls};
+    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
     int w = a->params.outstanding > 0 ? a->params.outstanding : LIN_DEFAULT_OUTSTANDING;
     return lin_gather(a, &b, w);
 }

@@ -45,7 +45,7 @@ static int survivor(const struct coll_args *a, int vrank, void *acc, void *scrat
     rab_final_range(a, vrank, &off, &len);
     if (!err && acc != res)
         err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,
-                       buf_at(res, off, a->datatype), len, a->datatype);
+                       buf_at(res, off, a->datatype), len, a->datatype, a);
     if (!err)
         err = rab_gather(a, vrank, pat_fold_virtual(holder, a->size), res);
     if (!err && a->rank == holder && holder != a->root)
@@ -61,7 +61,7 @@ int reduce_rabenseifner(const struct coll_args *a)
     void *acc = NULL, *scratch = NULL, *abase = NULL, *sbase = NULL;
 
     if (a->size == 1 || a->count == 0)
-        return is_root ? buf_copy(src, a->count, a->datatype, a->recvbuf, a->count, a->datatype)
+        return is_root ? buf_copy(src, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)
                        : MPI_SUCCESS;
     if (vrank >= 0) {
         err = buf_alloc_checked(a->count, a->datatype, &scratch, &sbase);
@@ -69,7 +69,7 @@ int reduce_rabenseifner(const struct coll_args *a)
         if (!err && !is_root)
             err = buf_alloc_checked(a->count, a->datatype, &acc, &abase);
         if (!err)
-            err = buf_copy(src, a->count, a->datatype, acc, a->count, a->datatype);
+            err = buf_copy(src, a->count, a->datatype, acc, a->count, a->datatype, a);
     }
     if (!err && a->rank < 2 * rem)
         err = rs_fold_in(a, src, acc, scratch, a->count);

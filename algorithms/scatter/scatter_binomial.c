@@ -24,6 +24,7 @@
  * (Thakur, Rabenseifner and Gropp 2005.) */
 #include "../common/buf.h"
 #include "../common/p2p.h"
+#include "../common/p2p_bytes.h"
 #include "../common/tree_bytes.h"
 
 #include <stdlib.h>
@@ -31,9 +32,10 @@
 static char *direct_stage(const struct coll_args *a, int nsub)
 {
     if (a->rank == a->root)
-        return a->root == 0 ? tb_contiguous(a->sendbuf, a->size * a->sendcount, a->sendtype)
-                            : NULL;
-    return nsub == 1 ? tb_contiguous(a->recvbuf, a->recvcount, a->recvtype) : NULL;
+        return a->root == 0
+                   ? buf_contiguous_data(a->sendbuf, (MPI_Aint)a->size * a->sendcount, a->sendtype)
+                   : NULL;
+    return nsub == 1 ? buf_contiguous_data(a->recvbuf, a->recvcount, a->recvtype) : NULL;
 }
 
 static int own_block_at_root(const struct coll_args *a)
@@ -41,15 +43,15 @@ static int own_block_at_root(const struct coll_args *a)
     if (a->in_place)
         return MPI_SUCCESS;
     return buf_copy(buf_at(a->sendbuf, (MPI_Aint)a->root * a->sendcount, a->sendtype),
-                    a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype);
+                    a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype, a);
 }
 
 /* Fill the stage: the root packs, the others receive from their parent. */
 static int fill(const struct coll_args *a, int rel, int nsub, char *stage, size_t blk, int packed)
 {
     if (a->rank != a->root)
-        return p2p_recv(stage, (int)((size_t)nsub * blk), MPI_BYTE,
-                        pat_abs(pat_binomial_parent(rel), a->root, a->size), a);
+        return p2p_recv_n(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
+                          pat_abs(pat_binomial_parent(rel), a->root, a->size), a);
     if (!packed)
         return MPI_SUCCESS;
     return tb_pack_rotated(a->sendbuf, a->sendcount, a->sendtype, 1, a->size, a, stage, blk);
@@ -61,7 +63,7 @@ static int spread(const struct coll_args *a, int rel, char *stage, size_t blk, i
     MPI_Request reqs[32];
     int n, err = tb_post_children(a, rel, stage, blk, 1, reqs, &n);
     if (!err && unpack_own)
-        err = tb_unpack(stage, blk, a->recvbuf, a->recvcount, a->recvtype);
+        err = buf_unpack(stage, a->recvbuf, a->recvcount, a->recvtype, a);
     int err2 = p2p_waitall(n, reqs);
     return err ? err : err2;
 }

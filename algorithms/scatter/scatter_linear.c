@@ -17,6 +17,6 @@
 
 int scatter_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, a->sendcount, NULL, NULL};
+    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, a->sendcount, NULL, NULL, NULL};
     return lin_scatter(a, &b, 0);
 }

@@ -12,6 +12,6 @@
 
 int scatterv_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls};
+    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls, NULL};
     return lin_scatter(a, &b, 0);
 }

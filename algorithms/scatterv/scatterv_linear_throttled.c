@@ -17,7 +17,7 @@
 
 int scatterv_linear_throttled(const struct coll_args *a)
 {
-    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls};
+    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls, NULL};
     int w = a->params.outstanding > 0 ? a->params.outstanding : LIN_DEFAULT_OUTSTANDING;
     return lin_scatter(a, &b, w);
 }

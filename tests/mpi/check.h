@@ -20,6 +20,9 @@ struct check_env {
     int verbose;
 };
 
+/* MPI_Init, and the environment of MPI_COMM_WORLD with MPI_ERRORS_RETURN. */
+struct check_env check_start(int *argc, char ***argv);
+
 /* One case: begin, run the collective, end. */
 struct check_case {
     const char *coll, *alg;
@@ -58,6 +61,9 @@ void vendor_off(void);
 
 /* Bitwise agreement of a buffer over all ranks (via the vendor). */
 int same_on_all_ranks(const struct check_env *env, const void *buf, size_t len);
+
+/* 1 when name is one of the comma-separated names of list. */
+int check_listed(const char *list, const char *name);
 
 /* The counts every collective is checked with: 0, 1, p-1, p, p+1, large odd. */
 int check_counts(const struct check_env *env, int *counts, int max);

@@ -9,6 +9,16 @@
 
 int check_passed, check_failed;
 
+struct check_env check_start(int *argc, char ***argv)
+{
+    struct check_env env = {.comm = MPI_COMM_WORLD};
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(env.comm, &env.rank);
+    MPI_Comm_size(env.comm, &env.size);
+    MPI_Comm_set_errhandler(env.comm, MPI_ERRORS_RETURN);
+    return env;
+}
+
 void vendor_on(void) { collshim_bypass(1); }
 void vendor_off(void) { collshim_bypass(0); }
 
@@ -108,6 +118,19 @@ int same_on_all_ranks(const struct check_env *env, const void *buf, size_t len)
     MPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, env->comm);
     vendor_off();
     return lo == hi;
+}
+
+int check_listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
 }
 
 int check_counts(const struct check_env *env, int *counts, int max)

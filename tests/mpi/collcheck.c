@@ -48,26 +48,13 @@ static const char *all_colls[] = {
     "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce", "allreduce",
     "reduce_scatter", "reduce_scatter_block", "scan", "exscan"};
 
-static int listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        p = end ? end + 1 : NULL;
-    }
-    return 0;
-}
-
 static void check_collective(const struct check_env *env, const char *coll, const char *only)
 {
     checker_fn fn = checker_for(coll);
     int n = collshim_algorithm_count(coll);
     for (int i = 0; i < n; i++) {
         const char *alg = collshim_algorithm_name(coll, i);
-        if (!strcmp(alg, "vendor") || (only && !listed(only, alg)))
+        if (!strcmp(alg, "vendor") || (only && !check_listed(only, alg)))
             continue;
         if (!fn) {
             if (env->rank == 0)
@@ -81,12 +68,8 @@ static void check_collective(const struct check_env *env, const char *coll, cons
 
 int main(int argc, char **argv)
 {
-    struct check_env env = {.comm = MPI_COMM_WORLD};
+    struct check_env env = check_start(&argc, &argv);
     const char *colls = NULL, *only = NULL;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(env.comm, &env.rank);
-    MPI_Comm_size(env.comm, &env.size);
-    MPI_Comm_set_errhandler(env.comm, MPI_ERRORS_RETURN);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--coll") && i + 1 < argc) colls = argv[++i];
         else if (!strcmp(argv[i], "--alg") && i + 1 < argc) only = argv[++i];
@@ -94,7 +77,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-v")) env.verbose = 1;
     }
     for (size_t c = 0; c < sizeof all_colls / sizeof all_colls[0]; c++)
-        if (!colls || listed(colls, all_colls[c]))
+        if (!colls || check_listed(colls, all_colls[c]))
             check_collective(&env, all_colls[c], only);
     if (env.rank == 0)
         printf("collcheck np=%d: %d passed, %d failed\n", env.size, check_passed, check_failed);

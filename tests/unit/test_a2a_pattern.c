@@ -2,6 +2,8 @@
  * algorithms/common/a2a_pattern.h over p = 1..64: the in-place round-robin
  * tournament, the pairwise exchange, Bruck's rotation. */
 #include "unit.h"
+
+#include <limits.h>
 #include "../../algorithms/common/a2a_pattern.h"
 
 #define P_MAX 64
@@ -106,6 +108,37 @@ START_TEST(bruck_rotation_and_moves)
 }
 END_TEST
 
+/* The step sizes: count_moves is the number of indices with the bit set
+ * (brute force, and up to near INT_MAX where 2 dist overflows an int),
+ * max_moves the largest over the steps, which bounds Bruck's buffers; the
+ * swap of blocks k and rank - k that ends Bruck in place is an involution. */
+START_TEST(bruck_step_sizes_and_swaps)
+{
+    for (int p = 1; p <= 4 * P_MAX; p++) {
+        int most = 0;
+        for (int dist = 1; dist < p; dist *= 2) {
+            int n = 0;
+            for (int k = 0; k < p; k++)
+                n += a2a_bruck_moves(k, dist);
+            unit_expect(a2a_bruck_count_moves(p, dist) == n, "p=%d dist=%d: %d, not %d", p, dist,
+                        a2a_bruck_count_moves(p, dist), n);
+            most = n > most ? n : most;
+        }
+        unit_expect(a2a_bruck_max_moves(p) == most && most <= (p + 1) / 2,
+                    "p=%d: max moves %d, not %d", p, a2a_bruck_max_moves(p), most);
+        for (int rank = 0; rank < p && p <= P_MAX; rank++)
+            for (int k = 0; k < p; k++) {
+                int j = a2a_bruck_recv_peer(rank, p, k);
+                unit_expect(a2a_bruck_recv_peer(rank, p, j) == k, "p=%d rank %d: %d -> %d -> %d",
+                            p, rank, k, j, a2a_bruck_recv_peer(rank, p, j));
+            }
+    }
+    ck_assert_int_eq(a2a_bruck_count_moves(INT_MAX, 1 << 30), INT_MAX - (1 << 30));
+    ck_assert_int_eq(a2a_bruck_count_moves(INT_MAX, 1), (INT_MAX - 1) / 2);
+    ck_assert_int_eq(a2a_bruck_max_moves(INT_MAX), INT_MAX - (1 << 30));
+}
+END_TEST
+
 Suite *a2a_pattern_suite(void)
 {
     Suite *s = suite_create("a2a_pattern");
@@ -113,6 +146,7 @@ Suite *a2a_pattern_suite(void)
     tcase_add_test(tc, tournament_meets_every_pair_once);
     tcase_add_test(tc, pairwise_steps_are_matched_permutations);
     tcase_add_test(tc, bruck_rotation_and_moves);
+    tcase_add_test(tc, bruck_step_sizes_and_swaps);
     suite_add_tcase(s, tc);
     return s;
 }

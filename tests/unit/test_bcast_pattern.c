@@ -156,25 +156,57 @@ START_TEST(doubling_allgather_delivers_every_block_once)
 END_TEST
 
 /* Segments: all full but the last, which is 1..seg bytes; they sum to n;
- * none for n = 0; no overflow near INT_MAX. */
+ * none for n = 0; sizes and counts beyond 2^31 and 2^32 bytes. */
 START_TEST(segments_cover_the_message)
 {
-    for (int n = 0; n <= 300; n++)
+    for (size_t n = 0; n <= 300; n++)
         for (size_t seg = 1; seg <= 70; seg++) {
-            int nseg = bpat_seg_count(n, seg), sum = 0;
-            unit_expect(nseg == (n + (int)seg - 1) / (int)seg, "n=%d seg=%zu: %d", n, seg, nseg);
-            for (int i = 0; i < nseg; i++) {
-                int len = bpat_seg_len(n, seg, i);
-                unit_expect(i + 1 < nseg ? len == (int)seg : len >= 1 && len <= (int)seg,
-                              "n=%d seg=%zu i=%d len=%d", n, seg, i, len);
+            size_t nseg = bpat_seg_count(n, seg), sum = 0;
+            unit_expect(nseg == (n + seg - 1) / seg, "n=%zu seg=%zu: %zu", n, seg, nseg);
+            for (size_t i = 0; i < nseg; i++) {
+                size_t len = bpat_seg_len(n, seg, i);
+                unit_expect(i + 1 < nseg ? len == seg : len >= 1 && len <= seg,
+                            "n=%zu seg=%zu i=%zu len=%zu", n, seg, i, len);
                 sum += len;
             }
-            unit_expect(sum == n, "n=%d seg=%zu: segments sum to %d", n, seg, sum);
+            unit_expect(sum == n, "n=%zu seg=%zu: segments sum to %zu", n, seg, sum);
         }
-    ck_assert_int_eq(bpat_seg_count(INT_MAX, (size_t)1 << 30), 2);
-    ck_assert_int_eq(bpat_seg_len(INT_MAX, (size_t)1 << 30, 1), INT_MAX - (1 << 30));
-    ck_assert_int_eq(bpat_seg_count(INT_MAX, (size_t)1 << 40), 1);
-    ck_assert_int_eq(bpat_seg_len(INT_MAX, (size_t)1 << 40, 0), INT_MAX);
+    ck_assert_uint_eq(bpat_seg_count(INT_MAX, (size_t)1 << 30), 2);
+    ck_assert_uint_eq(bpat_seg_len(INT_MAX, (size_t)1 << 30, 1), INT_MAX - (1 << 30));
+    ck_assert_uint_eq(bpat_seg_count(INT_MAX, (size_t)1 << 40), 1);
+    ck_assert_uint_eq(bpat_seg_len(INT_MAX, (size_t)1 << 40, 0), INT_MAX);
+    /* 2.36 GB in 64 KiB segments: 36011 segments, the last 29184 bytes */
+    ck_assert_uint_eq(bpat_seg_count(2360000000u, 65536), 36011);
+    ck_assert_uint_eq(bpat_seg_len(2360000000u, 65536, 36010), 2360000000u - 36010ul * 65536);
+    /* one byte per segment past 2^32 segments, and a segment above 2^31 */
+    ck_assert_uint_eq(bpat_seg_count((size_t)5 << 30, 1), (size_t)5 << 30);
+    ck_assert_uint_eq(bpat_seg_len((size_t)5 << 30, 1, ((size_t)5 << 30) - 1), 1);
+    ck_assert_uint_eq(bpat_seg_count((size_t)5 << 30, (size_t)3 << 30), 2);
+    ck_assert_uint_eq(bpat_seg_len((size_t)5 << 30, (size_t)3 << 30, 0), (size_t)3 << 30);
+}
+END_TEST
+
+/* Byte blocks of n bytes over p ranks tile [0, n) in order, sizes n/p or
+ * n/p + 1 (the larger first), also where offsets pass 2^31 and 2^32. */
+START_TEST(byte_blocks_tile_the_message)
+{
+    const size_t sizes[] = {0, 1, 63, 1000, (size_t)INT_MAX - 1, (size_t)INT_MAX,
+                            (size_t)INT_MAX + 1, 2360000000u, ((size_t)1 << 32) + 7,
+                            (size_t)5 << 30};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int p = 1; p <= P_MAX; p++) {
+            size_t n = sizes[s], q = n / (size_t)p;
+            unit_expect(bpat_block_offset(n, p, 0) == 0 && bpat_block_offset(n, p, p) == n,
+                        "n=%zu p=%d: [%zu, %zu)", n, p, bpat_block_offset(n, p, 0),
+                        bpat_block_offset(n, p, p));
+            for (int i = 0; i < p; i++) {
+                size_t len = bpat_block_offset(n, p, i + 1) - bpat_block_offset(n, p, i);
+                unit_expect(len == q + ((size_t)i < n % (size_t)p), "n=%zu p=%d block %d: %zu",
+                            n, p, i, len);
+            }
+        }
+    ck_assert_uint_eq(bpat_block_offset(2360000000u, 3, 2), 1573333334u);
+    ck_assert_uint_eq(bpat_block_offset((size_t)5 << 30, 2, 1), (size_t)5 << 29);
 }
 END_TEST
 
@@ -188,6 +220,7 @@ Suite *bcast_pattern_suite(void)
     tcase_add_test(tc, wrapped_runs_cover_the_window_once);
     tcase_add_test(tc, doubling_allgather_delivers_every_block_once);
     tcase_add_test(tc, segments_cover_the_message);
+    tcase_add_test(tc, byte_blocks_tile_the_message);
     suite_add_tcase(s, tc);
     return s;
 }

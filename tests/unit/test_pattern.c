@@ -2,6 +2,8 @@
 #include "unit.h"
 #include "../../algorithms/common/pattern.h"
 
+#include <limits.h>
+
 START_TEST(pow2_floor_and_log)
 {
     int want_floor[] = {0, 1, 2, 2, 4, 4, 4, 4, 8, 8};
@@ -27,6 +29,24 @@ START_TEST(blocks_cover_the_vector)
             }
             ck_assert_int_eq(next, count);
         }
+}
+END_TEST
+
+/* Element blocks at the largest count: offsets never pass the count, so
+ * i * (count / p) cannot overflow an int (element offsets of whole vectors
+ * beyond INT_MAX are MPI_Aint in rs_blocks, not these). */
+START_TEST(blocks_at_int_max)
+{
+    for (int p = 1; p <= 64; p++) {
+        int next = 0;
+        for (int i = 0; i < p; i++) {
+            unit_expect(pat_block_offset(INT_MAX, p, i) == next, "p=%d i=%d: %d, not %d", p, i,
+                        pat_block_offset(INT_MAX, p, i), next);
+            next += pat_block_count(INT_MAX, p, i);
+        }
+        unit_expect(next == INT_MAX && pat_block_offset(INT_MAX, p, p) == INT_MAX,
+                    "p=%d: blocks end at %d", p, next);
+    }
 }
 END_TEST
 
@@ -84,6 +104,7 @@ Suite *pattern_suite(void)
     TCase *tc = tcase_create("math");
     tcase_add_test(tc, pow2_floor_and_log);
     tcase_add_test(tc, blocks_cover_the_vector);
+    tcase_add_test(tc, blocks_at_int_max);
     tcase_add_test(tc, folding_is_a_bijection_that_keeps_order);
     tcase_add_test(tc, binomial_tree_reaches_every_rank_once);
     tcase_add_test(tc, relative_ranks_round_trip);

@@ -1,0 +1,113 @@
+/* p2p_bytes.c - point-to-point of any size (see p2p_bytes.h). A derived
+ * type may be freed as soon as the operation using it is posted: MPI
+ * completes pending operations normally. */
+#include "p2p_bytes.h"
+#include "p2p.h"
+
+#include <limits.h>
+
+/* q chunks of P2P_BIG_CHUNK elements, then the r left over, resized to
+ * exactly count extents so that the type also strides correctly. */
+static int build_big_type(MPI_Aint count, MPI_Datatype type, MPI_Datatype *t)
+{
+    MPI_Aint q = count / P2P_BIG_CHUNK, r = count % P2P_BIG_CHUNK, lb, extent;
+    MPI_Datatype chunk, whole;
+    PMPI_Type_get_extent(type, &lb, &extent);
+    int len[2] = {(int)q, (int)r};
+    MPI_Aint disp[2] = {0, q * P2P_BIG_CHUNK * extent};
+    int err = PMPI_Type_contiguous((int)P2P_BIG_CHUNK, type, &chunk);
+    if (err)
+        return err;
+    MPI_Datatype parts[2] = {chunk, type};
+    err = PMPI_Type_create_struct(r ? 2 : 1, len, disp, parts, &whole);
+    PMPI_Type_free(&chunk);
+    if (err)
+        return err;
+    err = PMPI_Type_create_resized(whole, lb, count * extent, t);
+    PMPI_Type_free(&whole);
+    if (!err && (err = PMPI_Type_commit(t)))
+        PMPI_Type_free(t);
+    return err;
+}
+
+int big_type(MPI_Aint count, MPI_Datatype type, int *n, MPI_Datatype *t)
+{
+    *n = 1;
+    *t = type;
+    if (count <= INT_MAX) {
+        *n = (int)count;
+        return MPI_SUCCESS;
+    }
+    return build_big_type(count, type, t);
+}
+
+void big_type_free(MPI_Datatype type, MPI_Datatype *t)
+{
+    if (*t != type)
+        PMPI_Type_free(t);
+    *t = type;
+}
+
+int p2p_send_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+               const struct coll_args *a)
+{
+    MPI_Datatype t;
+    int n, err = big_type(count, type, &n, &t);
+    if (err)
+        return err;
+    err = p2p_send(buf, n, t, peer, a);
+    big_type_free(type, &t);
+    return err;
+}
+
+int p2p_recv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+               const struct coll_args *a)
+{
+    MPI_Datatype t;
+    int n, err = big_type(count, type, &n, &t);
+    if (err)
+        return err;
+    err = p2p_recv(buf, n, t, peer, a);
+    big_type_free(type, &t);
+    return err;
+}
+
+int p2p_isend_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+                const struct coll_args *a, MPI_Request *req)
+{
+    MPI_Datatype t;
+    int n, err = big_type(count, type, &n, &t);
+    if (err)
+        return err;
+    err = p2p_isend(buf, n, t, peer, a, req);
+    big_type_free(type, &t);
+    return err;
+}
+
+int p2p_irecv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+                const struct coll_args *a, MPI_Request *req)
+{
+    MPI_Datatype t;
+    int n, err = big_type(count, type, &n, &t);
+    if (err)
+        return err;
+    err = p2p_irecv(buf, n, t, peer, a, req);
+    big_type_free(type, &t);
+    return err;
+}
+
+int p2p_sendrecv_n(const void *sbuf, MPI_Aint scount, MPI_Datatype stype, int dest,
+                   void *rbuf, MPI_Aint rcount, MPI_Datatype rtype, int source,
+                   const struct coll_args *a)
+{
+    MPI_Datatype st, rt;
+    int sn, rn, err = big_type(scount, stype, &sn, &st);
+    if (err)
+        return err;
+    if (!(err = big_type(rcount, rtype, &rn, &rt))) {
+        err = p2p_sendrecv(sbuf, sn, st, dest, rbuf, rn, rt, source, a);
+        big_type_free(rtype, &rt);
+    }
+    big_type_free(stype, &st);
+    return err;
+}
