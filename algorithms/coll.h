@@ -11,8 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Tags a communicator owns on the shadow: [tag, tag + CTX_TAG_SPAN). */
-#define CTX_TAG_SPAN 256
+/* Tags a communicator owns on the shadow: [tag, tag + CTX_TAG_SPAN).
+ * Blocking collectives use tag + coll id; a persistent collective gets a
+ * tag of the second range when it is initialised (the n-th init on the
+ * communicator, the same on every rank since inits are collective); each
+ * nonblocking call the next tag of the third range, in call order. A tag
+ * comes back after CTX_TAG_PERSISTENT resp. CTX_TAG_NONBLOCKING more. */
+#define CTX_TAG_SPAN 16384
+#define CTX_TAG_BLOCKING 32
+#define CTX_TAG_PERSISTENT 8192
+#define CTX_TAG_NONBLOCKING (CTX_TAG_SPAN - CTX_TAG_BLOCKING - CTX_TAG_PERSISTENT)
 
 /* The 17 blocking collectives of the MPI standard, in one list. */
 #define COLLSHIM_COLLECTIVES(X)                                              \
@@ -91,6 +99,7 @@ struct coll_key {
     unsigned commutative : 1;
     unsigned predefined_op : 1;
     unsigned in_place : 1;
+    unsigned nonblocking : 1; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
 };
 
 /* What an algorithm needs of a call; the selector skips rules whose

@@ -84,18 +84,30 @@ static void verbose_line(const struct coll_args *a, int alg)
     pthread_mutex_unlock(&lock);
 }
 
-static int run_selected(struct coll_args *a)
+void dispatch_count(int alg)
+{
+    __atomic_fetch_add(&dispatch_calls[alg], 1, __ATOMIC_RELAXED);
+    dispatch_last_alg = alg;
+}
+
+struct tune_choice dispatch_select(struct coll_args *a, int nonblocking)
 {
     struct coll_key key = make_key(a);
+    key.nonblocking = nonblocking != 0;
     struct tune_choice choice = tune_select(shim_cfg.tables, 3, &key);
+    a->params = choice.params;
+    if (shim_cfg.verbose)
+        verbose_line(a, choice.alg);
+    return choice;
+}
+
+static int run_selected(struct coll_args *a)
+{
+    struct tune_choice choice = dispatch_select(a, 0);
     const struct algorithm *alg = &registry_table[choice.alg];
     double t0 = 0;
     int err;
-    a->params = choice.params;
-    __atomic_fetch_add(&dispatch_calls[choice.alg], 1, __ATOMIC_RELAXED);
-    dispatch_last_alg = choice.alg;
-    if (shim_cfg.verbose)
-        verbose_line(a, choice.alg);
+    dispatch_count(choice.alg);
     if (report_enabled)
         t0 = PMPI_Wtime();
     err = alg->run(a);
@@ -153,7 +165,7 @@ static void abort_naming_call(const struct coll_args *a, int err)
 }
 
 /* Raise err once, on the caller's communicator. */
-static int raise_error(const struct coll_args *a, int err)
+int dispatch_raise(const struct coll_args *a, int err)
 {
     if (err == MPI_SUCCESS)
         return err;
@@ -182,20 +194,22 @@ static void verbose_forward(const struct comm_ctx *ctx)
     pthread_mutex_unlock(&lock);
 }
 
-/* The checks are local and come before any communication, the context's
- * agreement included, so a bad argument on every rank fails on every rank
- * and no rank is left waiting. */
-int shim_collective(struct coll_args *a, MPI_Comm comm)
+/* Where a call goes. The checks are local and come before any
+ * communication, the context's agreement included, so a bad argument on
+ * every rank fails on every rank and no rank is left waiting. */
+enum route { ROUTE_NATIVE, ROUTE_VENDOR, ROUTE_ERROR, ROUTE_BROKEN };
+
+static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx **ctxp,
+                             int *err)
 {
     struct comm_ctx *ctx;
-    int err;
     a->user_comm = comm;
     if (!shim_ready() || shim_cfg.disabled || shim_bypass || comm == MPI_COMM_NULL)
-        return vendor_resolve() ? MPI_ERR_INTERN : vendor_run(a);
-    if ((err = ctx_find(comm, &ctx)))
-        return raise_error(a, err);
+        return vendor_resolve() ? (*err = MPI_ERR_INTERN, ROUTE_BROKEN) : ROUTE_VENDOR;
+    if ((*err = ctx_find(comm, &ctx)))
+        return ROUTE_ERROR;
     if (ctx && ctx->is_inter) /* intercommunicators: the vendor's, until native support */
-        return vendor_run(a);
+        return ROUTE_VENDOR;
     if (ctx) {
         a->rank = ctx->rank;
         a->size = ctx->size;
@@ -203,22 +217,57 @@ int shim_collective(struct coll_args *a, MPI_Comm comm)
         int inter = 0;
         PMPI_Comm_test_inter(comm, &inter);
         if (inter)
-            return (err = ctx_get(comm, &ctx)) ? raise_error(a, err) : vendor_run(a);
+            return (*err = ctx_get(comm, &ctx)) ? ROUTE_ERROR : ROUTE_VENDOR;
         PMPI_Comm_rank(comm, &a->rank);
         PMPI_Comm_size(comm, &a->size);
     }
     fill_call_facts(a);
-    if ((err = validate_args(a)) || (!ctx && (err = ctx_get(comm, &ctx))))
-        return raise_error(a, err);
+    if ((*err = validate_args(a)) || (!ctx && (*err = ctx_get(comm, &ctx))))
+        return ROUTE_ERROR;
     if (ctx->forwarded) {
         if (shim_cfg.verbose)
             verbose_forward(ctx);
-        return vendor_run(a);
+        return ROUTE_VENDOR;
     }
     a->comm = ctx_shadow();
     a->peers = ctx->peers;
-    a->tag = ctx->tag;
     a->bytes = key_bytes(a);
+    *ctxp = ctx;
+    return ROUTE_NATIVE;
+}
+
+int shim_collective(struct coll_args *a, MPI_Comm comm)
+{
+    struct comm_ctx *ctx = NULL;
+    int err = MPI_SUCCESS;
+    switch (route_call(a, comm, &ctx, &err)) {
+    case ROUTE_BROKEN: return err;
+    case ROUTE_ERROR: return dispatch_raise(a, err);
+    case ROUTE_VENDOR: return vendor_run(a);
+    default: break;
+    }
+    a->tag = ctx->tag + (int)a->coll;
     err = run_selected(a);
-    return err < 0 ? -err : raise_error(a, err);
+    return err < 0 ? -err : dispatch_raise(a, err);
+}
+
+int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI_Info info,
+                     MPI_Request *req)
+{
+    struct comm_ctx *ctx = NULL;
+    int err = MPI_SUCCESS;
+    switch (route_call(a, comm, &ctx, &err)) {
+    case ROUTE_BROKEN: return err;
+    case ROUTE_ERROR: return dispatch_raise(a, err);
+    case ROUTE_VENDOR:
+        return kind == NBC_PERSISTENT ? vendor_init(a, info, req) : vendor_start(a, req);
+    default: break;
+    }
+    struct tune_choice choice = dispatch_select(a, 1);
+    if (registry_table[choice.alg].run == vendor_run) {
+        dispatch_count(choice.alg);
+        return kind == NBC_PERSISTENT ? vendor_init(a, info, req) : vendor_start(a, req);
+    }
+    err = nbc_begin(a, ctx, choice.alg, kind, req);
+    return dispatch_raise(a, err);
 }

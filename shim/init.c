@@ -48,6 +48,7 @@ static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
     pthread_mutex_lock(&setup_lock);
     if (shim_state == 1) {
         report_write();
+        nbc_finalize();
         ctx_finalize();
         types_finalize();
         config_free();

@@ -5,36 +5,37 @@
 
 #include "../algorithms/coll.h"
 #include "../tuning/tuning.h"
+#include "collectives.h"
 
 /* ---- vendor.c: the MPI library's own entry points, via RTLD_NEXT ---- */
+#define VENDOR_COLL_FIELDS(Name, name, params, init, vargs)                        \
+    int (*name) params;                                                             \
+    int (*i_##name)(SHIM_UNPAREN params, MPI_Request *);                            \
+    int (*name##_init)(SHIM_UNPAREN params, MPI_Info, MPI_Request *);
 struct vendor_table {
-    int (*barrier)(MPI_Comm);
-    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*gather)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*gatherv)(const void *, int, MPI_Datatype, void *, const int *, const int *,
-                   MPI_Datatype, int, MPI_Comm);
-    int (*scatter)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*scatterv)(const void *, const int *, const int *, MPI_Datatype, void *, int,
-                    MPI_Datatype, int, MPI_Comm);
-    int (*allgather)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-    int (*allgatherv)(const void *, int, MPI_Datatype, void *, const int *, const int *,
-                      MPI_Datatype, MPI_Comm);
-    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-    int (*alltoallv)(const void *, const int *, const int *, MPI_Datatype, void *,
-                     const int *, const int *, MPI_Datatype, MPI_Comm);
-    int (*alltoallw)(const void *, const int *, const int *, const MPI_Datatype *, void *,
-                     const int *, const int *, const MPI_Datatype *, MPI_Comm);
-    int (*reduce)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
-    int (*allreduce)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-    int (*reduce_scatter)(const void *, void *, const int *, MPI_Datatype, MPI_Op, MPI_Comm);
-    int (*reduce_scatter_block)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-    int (*scan)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-    int (*exscan)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+    SHIM_COLLECTIVE_LIST(VENDOR_COLL_FIELDS)
     int (*init)(int *, char ***);
     int (*init_thread)(int *, char ***, int, int *);
     int (*get_library_version)(char *, int *);
+    /* completion calls, which the shim intercepts (requests.c) */
+    int (*wait)(MPI_Request *, MPI_Status *);
+    int (*waitall)(int, MPI_Request *, MPI_Status *);
+    int (*waitany)(int, MPI_Request *, int *, MPI_Status *);
+    int (*waitsome)(int, MPI_Request *, int *, int *, MPI_Status *);
+    int (*test)(MPI_Request *, int *, MPI_Status *);
+    int (*testall)(int, MPI_Request *, int *, MPI_Status *);
+    int (*testany)(int, MPI_Request *, int *, int *, MPI_Status *);
+    int (*testsome)(int, MPI_Request *, int *, int *, MPI_Status *);
+    int (*request_get_status)(MPI_Request, int *, MPI_Status *);
+    int (*start)(MPI_Request *);
+    int (*startall)(int, MPI_Request *);
+    int (*request_free)(MPI_Request *);
+    int (*cancel)(MPI_Request *);
 };
 extern struct vendor_table vendor;
+/* The vendor's nonblocking / persistent collective for a call. */
+int vendor_start(const struct coll_args *a, MPI_Request *req);
+int vendor_init(const struct coll_args *a, MPI_Info info, MPI_Request *req);
 /* Resolve every vendor entry point once (thread-safe); 0 or -1. */
 int vendor_resolve(void);
 
@@ -64,6 +65,8 @@ struct comm_ctx {
     int tag;               /* id * CTX_TAG_SPAN: the first tag of this communicator */
     int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering */
     const char *forwarded; /* why the vendor runs this communicator's calls, or NULL */
+    unsigned nb_calls;     /* nonblocking calls so far: the next one's tag */
+    unsigned persistent_inits; /* persistent inits so far: the next one's tag */
 };
 /* The context of comm, created at its first collective (collective over
  * comm: every rank must call it at the same collective). */
@@ -85,6 +88,17 @@ extern int shim_bypass; /* collshim_bypass(): forward everything for now */
 /* ---- dispatch.c ---- */
 /* Run one collective call: validate, select, run, report errors. */
 int shim_collective(struct coll_args *a, MPI_Comm comm);
+/* The nonblocking and persistent forms: the same checks and tables, then
+ * a schedule (nbc.c) or the vendor's own nonblocking/persistent call. */
+enum nbc_kind { NBC_NONBLOCKING, NBC_PERSISTENT };
+int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI_Info info,
+                     MPI_Request *req);
+/* The algorithm for a call (verbose line included); nonblocking: i-rules first. */
+struct tune_choice dispatch_select(struct coll_args *a, int nonblocking);
+/* Count one run of registry row alg (collshim_algorithm_calls). */
+void dispatch_count(int alg);
+/* Raise err on the caller's communicator (its error handler); returns err. */
+int dispatch_raise(const struct coll_args *a, int err);
 /* Calls of each registry row (by index) in this process. */
 extern unsigned long long dispatch_calls[];
 extern int dispatch_last_alg;
@@ -103,6 +117,23 @@ void types_finalize(void);
 /* The selection bytes of a call (README, "message size"). */
 uint64_t key_bytes(const struct coll_args *a);
 int key_count(const struct coll_args *a);
+
+/* ---- nbc.c: nonblocking and persistent collectives on schedules ---- */
+struct nbc_request;
+/* Build the schedule of algorithm alg for the call and hand the user a
+ * request: started (nonblocking) or inactive (persistent). */
+int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc_kind kind,
+              MPI_Request *req);
+/* Advance every active schedule once (any thread; never blocks). */
+void nbc_progress(void);
+/* Schedules in flight (cheap check for the completion calls). */
+extern int nbc_active;
+/* The persistent collective behind a user request, or NULL. */
+struct nbc_request *nbc_persistent_find(MPI_Request req);
+int nbc_persistent_start(struct nbc_request *r);
+int nbc_persistent_free(struct nbc_request *r, MPI_Request *req);
+extern int nbc_persistent_count;
+void nbc_finalize(void);
 
 /* ---- report.c ---- */
 void report_record(const struct coll_args *a, int alg, double seconds);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "shim.h"
 #include "../algorithms/registry.h"
+#include "../algorithms/sched.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -10,22 +11,26 @@
 
 struct vendor_table vendor;
 
+/* optional: persistent collectives exist in MPI-4 libraries only */
 static const struct {
     const char *symbol;
     size_t offset;
+    int optional;
 } vendor_symbols[] = {
-#define SYM(field, name) {name, offsetof(struct vendor_table, field)}
-    SYM(barrier, "PMPI_Barrier"), SYM(bcast, "PMPI_Bcast"),
-    SYM(gather, "PMPI_Gather"), SYM(gatherv, "PMPI_Gatherv"),
-    SYM(scatter, "PMPI_Scatter"), SYM(scatterv, "PMPI_Scatterv"),
-    SYM(allgather, "PMPI_Allgather"), SYM(allgatherv, "PMPI_Allgatherv"),
-    SYM(alltoall, "PMPI_Alltoall"), SYM(alltoallv, "PMPI_Alltoallv"),
-    SYM(alltoallw, "PMPI_Alltoallw"), SYM(reduce, "PMPI_Reduce"),
-    SYM(allreduce, "PMPI_Allreduce"), SYM(reduce_scatter, "PMPI_Reduce_scatter"),
-    SYM(reduce_scatter_block, "PMPI_Reduce_scatter_block"),
-    SYM(scan, "PMPI_Scan"), SYM(exscan, "PMPI_Exscan"),
+#define SYM(field, name) {name, offsetof(struct vendor_table, field), 0}
+#define COLL_SYMS(Name, name, params, init, vargs)                                   \
+    SYM(name, "PMPI_" #Name), SYM(i_##name, "PMPI_I" #name),                         \
+    {SHIM_PERSISTENT_PREFIX #Name "_init", offsetof(struct vendor_table, name##_init), 1},
+    SHIM_COLLECTIVE_LIST(COLL_SYMS)
     SYM(init, "PMPI_Init"), SYM(init_thread, "PMPI_Init_thread"),
     SYM(get_library_version, "PMPI_Get_library_version"),
+    SYM(wait, "PMPI_Wait"), SYM(waitall, "PMPI_Waitall"), SYM(waitany, "PMPI_Waitany"),
+    SYM(waitsome, "PMPI_Waitsome"), SYM(test, "PMPI_Test"), SYM(testall, "PMPI_Testall"),
+    SYM(testany, "PMPI_Testany"), SYM(testsome, "PMPI_Testsome"),
+    SYM(request_get_status, "PMPI_Request_get_status"), SYM(start, "PMPI_Start"),
+    SYM(startall, "PMPI_Startall"), SYM(request_free, "PMPI_Request_free"),
+    SYM(cancel, "PMPI_Cancel"),
+#undef COLL_SYMS
 #undef SYM
 };
 
@@ -37,6 +42,8 @@ static void resolve_all(void)
     size_t n = sizeof vendor_symbols / sizeof vendor_symbols[0];
     for (size_t i = 0; i < n; i++) {
         void *fn = dlsym(RTLD_NEXT, vendor_symbols[i].symbol);
+        if (!fn && vendor_symbols[i].optional)
+            continue;
         if (!fn) {
             fprintf(stderr, "collshim: cannot find the MPI library's %s (%s); is "
                             "libcollshim.so loaded before the MPI library?\n",
@@ -45,6 +52,11 @@ static void resolve_all(void)
             continue;
         }
         *(void **)((char *)&vendor + vendor_symbols[i].offset) = fn;
+    }
+    if (resolve_status == 0) {
+        struct sched_mpi own = {vendor.wait, vendor.waitall, vendor.waitany, vendor.test,
+                                vendor.request_free};
+        sched_mpi = own;
     }
 }
 
@@ -59,49 +71,38 @@ int vendor_run(const struct coll_args *a)
 {
     MPI_Comm c = a->user_comm;
     switch (a->coll) {
-    case COLL_barrier: return vendor.barrier(c);
-    case COLL_bcast: return vendor.bcast(a->recvbuf, a->count, a->datatype, a->root, c);
-    case COLL_gather:
-        return vendor.gather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
-                             a->recvcount, a->recvtype, a->root, c);
-    case COLL_gatherv:
-        return vendor.gatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
-                              a->recvcounts, a->rdispls, a->recvtype, a->root, c);
-    case COLL_scatter:
-        return vendor.scatter(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
-                              a->recvcount, a->recvtype, a->root, c);
-    case COLL_scatterv:
-        return vendor.scatterv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype,
-                               a->recvbuf, a->recvcount, a->recvtype, a->root, c);
-    case COLL_allgather:
-        return vendor.allgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
-                                a->recvcount, a->recvtype, c);
-    case COLL_allgatherv:
-        return vendor.allgatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
-                                 a->recvcounts, a->rdispls, a->recvtype, c);
-    case COLL_alltoall:
-        return vendor.alltoall(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
-                               a->recvcount, a->recvtype, c);
-    case COLL_alltoallv:
-        return vendor.alltoallv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype,
-                                a->recvbuf, a->recvcounts, a->rdispls, a->recvtype, c);
-    case COLL_alltoallw:
-        return vendor.alltoallw(a->sendbuf, a->sendcounts, a->sdispls, a->sendtypes,
-                                a->recvbuf, a->recvcounts, a->rdispls, a->recvtypes, c);
-    case COLL_reduce:
-        return vendor.reduce(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, a->root, c);
-    case COLL_allreduce:
-        return vendor.allreduce(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, c);
-    case COLL_reduce_scatter:
-        return vendor.reduce_scatter(a->sendbuf, a->recvbuf, a->recvcounts, a->datatype,
-                                     a->op, c);
-    case COLL_reduce_scatter_block:
-        return vendor.reduce_scatter_block(a->sendbuf, a->recvbuf, a->recvcount,
-                                           a->datatype, a->op, c);
-    case COLL_scan:
-        return vendor.scan(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, c);
-    case COLL_exscan:
-        return vendor.exscan(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, c);
+#define CALL(Name, name, params, init, vargs) case COLL_##name: return vendor.name vargs;
+        SHIM_COLLECTIVE_LIST(CALL)
+#undef CALL
+    default: return MPI_ERR_INTERN;
+    }
+}
+
+/* The vendor's nonblocking collective for this call. */
+int vendor_start(const struct coll_args *a, MPI_Request *req)
+{
+    MPI_Comm c = a->user_comm;
+    switch (a->coll) {
+#define CALL(Name, name, params, init, vargs)                                         \
+    case COLL_##name: return vendor.i_##name(SHIM_UNPAREN vargs, req);
+        SHIM_COLLECTIVE_LIST(CALL)
+#undef CALL
+    default: return MPI_ERR_INTERN;
+    }
+}
+
+/* The vendor's persistent collective for this call (MPI_ERR_INTERN if the
+ * library has none: then collshim's entry point is the only one). */
+int vendor_init(const struct coll_args *a, MPI_Info info, MPI_Request *req)
+{
+    MPI_Comm c = a->user_comm;
+    switch (a->coll) {
+#define CALL(Name, name, params, init, vargs)                                         \
+    case COLL_##name:                                                                  \
+        return vendor.name##_init ? vendor.name##_init(SHIM_UNPAREN vargs, info, req)  \
+                                  : MPI_ERR_INTERN;
+        SHIM_COLLECTIVE_LIST(CALL)
+#undef CALL
     default: return MPI_ERR_INTERN;
     }
 }

@@ -244,6 +244,8 @@ static int parse_param(struct cursor *c, const char *p, size_t n, struct tune_ru
 static int parse_collective(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
 {
     int coll = coll_from_name(p, n);
+    if (coll < 0 && n > 1 && p[0] == 'i' && (coll = coll_from_name(p + 1, n - 1)) >= 0)
+        r->nonblocking = 1;
     if (coll >= 0) {
         r->coll = (enum coll_id)coll;
         return 0;
@@ -253,7 +255,8 @@ static int parse_collective(struct cursor *c, const char *p, size_t n, struct tu
     for (int i = 0; i < COLL_COUNT && used < sizeof known; i++)
         used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
                                  coll_name((enum coll_id)i));
-    return fail(c, p, "unknown collective '%s'; known: %s", token_text(p, n), known);
+    return fail(c, p, "unknown collective '%s'; known: %s (and i before each, e.g. iallreduce, "
+                      "for the nonblocking ones)", token_text(p, n), known);
 }
 
 /* One field of a rule after the collective. */
@@ -414,6 +417,8 @@ void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
     }
     if (r->params.outstanding)
         snprintf(out, sizeof out, " outstanding=%d", r->params.outstanding);
-    snprintf(buf, len, "%-20s %-10s %s-%-8s @%s%s%s", coll_name(r->coll), np, lo, hi,
+    char coll[32];
+    snprintf(coll, sizeof coll, "%s%s", r->nonblocking ? "i" : "", coll_name(r->coll));
+    snprintf(buf, len, "%-20s %-10s %s-%-8s @%s%s%s", coll, np, lo, hi,
              registry_table[r->alg].name, seg, out);
 }

@@ -5,11 +5,20 @@
 
 #include <stdio.h>
 
-static int rule_matches(const struct tune_rule *r, const struct coll_key *k)
+static int rule_fits(const struct tune_rule *r, const struct coll_key *k)
 {
     return r->coll == k->coll && k->np >= r->np_lo && k->np <= r->np_hi &&
            k->bytes >= r->bytes_lo && k->bytes < r->bytes_hi;
 }
+
+/* Pass 0 of a nonblocking call takes only i-rules, pass 1 the blocking
+ * rules; a blocking call has pass 1 only. */
+static int rule_matches_pass(const struct tune_rule *r, const struct coll_key *k, int pass)
+{
+    return rule_fits(r, k) && r->nonblocking == (pass == 0);
+}
+
+static int first_pass(const struct coll_key *k) { return k->nonblocking ? 0 : 1; }
 
 struct tune_choice tune_select(const struct tune_table *const *tables,
                                int ntables, const struct coll_key *key)
@@ -18,9 +27,11 @@ struct tune_choice tune_select(const struct tune_table *const *tables,
     for (int t = 0; t < ntables; t++) {
         if (!tables[t])
             continue;
+        for (int pass = first_pass(key); pass < 2; pass++)
         for (int i = 0; i < tables[t]->n; i++) {
             const struct tune_rule *r = &tables[t]->rules[i];
-            if (!rule_matches(r, key) || !registry_can_run(&registry_table[r->alg], key, NULL))
+            if (!rule_matches_pass(r, key, pass) ||
+                !registry_can_run(&registry_table[r->alg], key, NULL))
                 continue;
             choice.alg = r->alg;
             choice.params = r->params;
@@ -38,10 +49,11 @@ void tune_explain(const struct tune_table *const *tables, int ntables,
     size_t used = 0;
     buf[0] = '\0';
     for (int t = 0; t < ntables; t++) {
+        for (int pass = first_pass(key); pass < 2; pass++)
         for (int i = 0; tables[t] && i < tables[t]->n && used < len; i++) {
             const struct tune_rule *r = &tables[t]->rules[i];
             const char *why = NULL;
-            if (!rule_matches(r, key))
+            if (!rule_matches_pass(r, key, pass))
                 continue;
             int ok = registry_can_run(&registry_table[r->alg], key, &why);
             used += (size_t)snprintf(buf + used, len - used, "%s:%d @%s: %s\n",

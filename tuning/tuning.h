@@ -8,7 +8,11 @@
  * an optional byte range LO-HI (half-open [LO,HI), k/m/g = 2^10/2^20/2^30,
  * HI may be inf), @algorithm, and parameters seg=BYTES, outstanding=N.
  * Rules are separated by newlines or ';'. First match wins; a rule whose
- * algorithm cannot run this call is skipped. */
+ * algorithm cannot run this call is skipped. A rule naming the nonblocking
+ * collective (iallreduce) applies to MPI_Iallreduce and MPI_Allreduce_init
+ * only; for those, each table's i-rules are tried before its blocking
+ * rules, so `allreduce ...` rules also choose for nonblocking calls that
+ * no i-rule of the table covers. */
 #ifndef COLLSHIM_TUNING_H
 #define COLLSHIM_TUNING_H
 
@@ -19,6 +23,7 @@
 
 struct tune_rule {
     enum coll_id coll;
+    int nonblocking;            /* named ixxx: nonblocking and persistent calls only */
     int np_lo, np_hi;           /* inclusive */
     uint64_t bytes_lo, bytes_hi; /* [lo, hi) */
     int alg;                    /* registry index */

@@ -62,9 +62,9 @@ static size_t bruck_gather(const struct bruck *b, char *msg, int p, int dist, in
         if (!a2a_bruck_moves(k, dist))
             continue;
         if (to_msg)
-            memcpy(msg + n, b->work + b->bb * (size_t)k, b->bb);
+            buf_memcpy(msg + n, b->work + b->bb * (size_t)k, b->bb);
         else
-            memcpy(b->work + b->bb * (size_t)k, msg + n, b->bb);
+            buf_memcpy(b->work + b->bb * (size_t)k, msg + n, b->bb);
         n += b->bb;
     }
     return n;
@@ -102,7 +102,7 @@ static int bruck_step(const struct coll_args *a, const struct bruck *b, int dist
                              from, a);
     } else if (!(err = moving_type(b, p, dist, &type))) {
         err = p2p_sendrecv_n(b->work, 1, type, to, b->rbuf, (MPI_Aint)n, MPI_BYTE, from, a);
-        PMPI_Type_free(&type);
+        buf_type_free(&type);
     }
     if (!err)
         bruck_gather(b, b->rbuf, p, dist, 0);
@@ -118,9 +118,9 @@ static void swap_home(const struct coll_args *a, const struct bruck *b)
         if (k >= j)
             continue;
         char *x = b->work + b->bb * (size_t)k, *y = b->work + b->bb * (size_t)j;
-        memcpy(b->rbuf, x, b->bb);
-        memcpy(x, y, b->bb);
-        memcpy(y, b->rbuf, b->bb);
+        buf_memcpy(b->rbuf, x, b->bb);
+        buf_memcpy(x, y, b->bb);
+        buf_memcpy(y, b->rbuf, b->bb);
     }
 }
 

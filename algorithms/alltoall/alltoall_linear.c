@@ -88,7 +88,7 @@ static int send_columns(const struct coll_args *a, char *rows, size_t bb)
     if (err)
         return err;
     err = lin_root_exchange(a, 0, &b, 1, 0);
-    PMPI_Type_free(&b.type);
+    buf_type_free(&b.type);
     return err;
 }
 

@@ -94,7 +94,7 @@ int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m)
 void agb_msg_free(struct agb_msg *m)
 {
     if (m->owned)
-        PMPI_Type_free(&m->type);
+        buf_type_free(&m->type);
     m->owned = 0;
 }
 

@@ -2,6 +2,7 @@
  * size (see buf.h). */
 #include "buf.h"
 #include "p2p_bytes.h"
+#include "../sched.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -38,6 +39,10 @@ void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base)
     *base = malloc(span > 0 ? (size_t)span : 1);
     if (!*base)
         return NULL;
+    if (sched_building() && sched_keep_mem(sched_building(), *base)) {
+        free(*base);
+        return *base = NULL;
+    }
     return (char *)*base - true_lb;
 }
 
@@ -47,7 +52,37 @@ int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base
     return (count > 0 && !*base) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-void buf_free(void *base) { free(base); }
+/* Building, temporaries belong to the schedule until sched_free. */
+void buf_free(void *base)
+{
+    if (!sched_building())
+        free(base);
+}
+
+void buf_type_free(MPI_Datatype *type)
+{
+    struct sched *s = sched_building();
+    if (!s || sched_keep_type(s, *type))
+        PMPI_Type_free(type);
+    *type = MPI_DATATYPE_NULL;
+}
+
+/* Record one local step instead of doing it (building only). */
+static int record(enum sched_step_kind kind, const void *src, MPI_Aint count,
+                  MPI_Datatype type, void *dst, MPI_Aint count2, MPI_Datatype type2)
+{
+    struct sched_step st = {.kind = kind, .src = src, .dst = dst, .count = count,
+                            .count2 = count2, .type = type, .type2 = type2};
+    return sched_add_local(sched_building(), &st);
+}
+
+void buf_memcpy(void *dst, const void *src, size_t n)
+{
+    if (sched_building())
+        record(STEP_MEMCPY, src, (MPI_Aint)n, MPI_BYTE, dst, 0, MPI_BYTE);
+    else
+        memcpy(dst, src, n);
+}
 
 int buf_is_contiguous(MPI_Aint count, MPI_Datatype type)
 {
@@ -125,12 +160,16 @@ static int pack_any(char *user, MPI_Aint count, MPI_Datatype type, char *bytes, 
 int buf_pack(const void *src, MPI_Aint count, MPI_Datatype type, void *out,
              const struct coll_args *a)
 {
+    if (sched_building())
+        return record(STEP_PACK, src, count, type, out, 0, type);
     return pack_any((char *)src, count, type, out, 1, a);
 }
 
 int buf_unpack(const void *in, void *dst, MPI_Aint count, MPI_Datatype type,
                const struct coll_args *a)
 {
+    if (sched_building())
+        return record(STEP_UNPACK, in, count, type, dst, 0, type);
     return pack_any(dst, count, type, (char *)in, 0, a);
 }
 
@@ -146,6 +185,8 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
     if (room < n)
         return MPI_ERR_TRUNCATE;
     rcount = (MPI_Aint)(n / rsize); /* a longer receive gets the n bytes sent */
+    if (sched_building())
+        return record(STEP_COPY, src, scount, stype, dst, rcount, rtype);
     int scontig = buf_is_contiguous(scount, stype), rcontig = buf_is_contiguous(rcount, rtype);
     if (scontig && rcontig) {
         memmove(data_start(dst, rtype), data_start(src, stype), n);

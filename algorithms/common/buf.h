@@ -17,6 +17,11 @@
  * with *base NULL when count is 0; NULL on out-of-memory (check *base). */
 void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base);
 void buf_free(void *base);
+/* PMPI_Type_free of a type the algorithm made; *type becomes NULL. While a
+ * schedule is built the type lives on with the schedule. */
+void buf_type_free(MPI_Datatype *type);
+/* memcpy that a schedule can record. */
+void buf_memcpy(void *dst, const void *src, size_t n);
 /* malloc that returns an MPI error code. */
 int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base);
 

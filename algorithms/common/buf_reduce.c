@@ -4,6 +4,7 @@
  * we have no kernel for (none of the types either vendor accepts). */
 #include "buf.h"
 #include "op_kernels.h"
+#include "../sched.h"
 
 int buf_op_is_predefined(MPI_Op op) { return op_is_predefined(op); }
 
@@ -12,6 +13,11 @@ int buf_reduce(const void *in, void *inout, int count, MPI_Datatype type,
 {
     if (count <= 0)
         return MPI_SUCCESS;
+    if (sched_building()) {
+        struct sched_step st = {.kind = STEP_REDUCE, .src = in, .dst = inout, .count = count,
+                                .type = type, .op = op};
+        return sched_add_local(sched_building(), &st);
+    }
     const struct op_entry *e = op_entry_get(op, type);
     if (e && e->kernel) {
         e->kernel(in, inout, (size_t)count);

@@ -1,6 +1,7 @@
 /* p2p.c - point-to-point helpers on the shadow communicator: peers and
  * tags of the caller's communicator mapped onto it. */
 #include "p2p.h"
+#include "../sched.h"
 
 /* MPICH defines MPI_STATUSES_IGNORE as (MPI_Status *)1, which gcc 12
  * mistakes for a too-small array. */
@@ -13,44 +14,97 @@ static int peer_of(int peer, const struct coll_args *a)
     return a->peers && peer >= 0 ? a->peers[peer] : peer;
 }
 
-/* The caller's communicator owns [a->tag, a->tag + CTX_TAG_SPAN). */
-static int tag_of(const struct coll_args *a) { return a->tag + (int)a->coll; }
+/* The tag of this call on the shadow (shim/dispatch.c, shim/nbc.c). */
+static int tag_of(const struct coll_args *a) { return a->tag; }
 
-int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
-             const struct coll_args *a)
-{
-    return PMPI_Send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
-}
-
-int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
-             const struct coll_args *a)
-{
-    return PMPI_Recv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, MPI_STATUS_IGNORE);
-}
-
-int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
-                 void *rbuf, int rcount, MPI_Datatype rtype, int source,
-                 const struct coll_args *a)
-{
-    return PMPI_Sendrecv(sbuf, scount, stype, peer_of(dest, a), tag_of(a), rbuf, rcount,
-                         rtype, peer_of(source, a), tag_of(a), a->comm, MPI_STATUS_IGNORE);
-}
+/* While a schedule is being built (sched.h), each call below appends its
+ * steps instead of acting: a blocking call is its nonblocking form and a
+ * wait. */
 
 int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req)
 {
+    struct sched *s = sched_building();
+    if (s)
+        return sched_add_p2p(s, STEP_SEND, buf, count, type, peer_of(peer, a), req);
     return PMPI_Isend(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, req);
 }
 
 int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req)
 {
+    struct sched *s = sched_building();
+    if (s)
+        return sched_add_p2p(s, STEP_RECV, buf, count, type, peer_of(peer, a), req);
     return PMPI_Irecv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, req);
 }
 
-int p2p_wait(MPI_Request *req) { return PMPI_Wait(req, MPI_STATUS_IGNORE); }
+int p2p_wait(MPI_Request *req)
+{
+    struct sched *s = sched_building();
+    return s ? sched_add_wait(s, 1, req) : sched_mpi.wait(req, MPI_STATUS_IGNORE);
+}
 
 int p2p_waitall(int n, MPI_Request *reqs)
 {
-    return n > 0 ? PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    struct sched *s = sched_building();
+    if (s)
+        return sched_add_wait(s, n, reqs);
+    return n > 0 ? sched_mpi.waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+}
+
+/* Building, "any" is the first pending request: the schedule keeps the
+ * algorithm's window of requests in flight, served in posting order. */
+int p2p_waitany(int n, MPI_Request *reqs, int *idx)
+{
+    struct sched *s = sched_building();
+    if (!s)
+        return sched_mpi.waitany(n, reqs, idx, MPI_STATUS_IGNORE);
+    *idx = MPI_UNDEFINED;
+    for (int i = 0; i < n && *idx == MPI_UNDEFINED; i++)
+        if (reqs[i] != MPI_REQUEST_NULL)
+            *idx = i;
+    return *idx == MPI_UNDEFINED ? MPI_SUCCESS : sched_add_wait(s, 1, &reqs[*idx]);
+}
+
+static int send_and_wait(const void *buf, int count, MPI_Datatype type, int peer,
+                         const struct coll_args *a)
+{
+    MPI_Request r;
+    int err = p2p_isend(buf, count, type, peer, a, &r);
+    return err ? err : p2p_wait(&r);
+}
+
+int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
+             const struct coll_args *a)
+{
+    if (sched_building())
+        return send_and_wait(buf, count, type, peer, a);
+    return PMPI_Send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
+}
+
+int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
+             const struct coll_args *a)
+{
+    MPI_Request r;
+    int err;
+    if (!sched_building())
+        return PMPI_Recv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
+                         MPI_STATUS_IGNORE);
+    return (err = p2p_irecv(buf, count, type, peer, a, &r)) ? err : p2p_wait(&r);
+}
+
+int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int source,
+                 const struct coll_args *a)
+{
+    MPI_Request r[2];
+    int err;
+    if (!sched_building())
+        return PMPI_Sendrecv(sbuf, scount, stype, peer_of(dest, a), tag_of(a), rbuf, rcount,
+                             rtype, peer_of(source, a), tag_of(a), a->comm, MPI_STATUS_IGNORE);
+    if ((err = p2p_irecv(rbuf, rcount, rtype, source, a, &r[0])) ||
+        (err = p2p_isend(sbuf, scount, stype, dest, a, &r[1])))
+        return err;
+    return p2p_waitall(2, r);
 }

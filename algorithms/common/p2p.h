@@ -2,7 +2,8 @@
  * ranks of the caller's communicator; each communicator has its own tags on
  * the shadow (shim/context.c), one per collective within them; MPI's
  * non-overtaking order keeps consecutive collectives on one communicator
- * apart because every algorithm receives all it sends before returning. */
+ * apart because every algorithm receives all it sends before returning.
+ * While a schedule is being built (../sched.h) they record steps instead. */
 #ifndef COLLSHIM_P2P_H
 #define COLLSHIM_P2P_H
 
@@ -21,5 +22,7 @@ int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req);
 int p2p_wait(MPI_Request *req);
 int p2p_waitall(int n, MPI_Request *reqs);
+/* MPI_Waitany without a status; *idx is MPI_UNDEFINED when none is pending. */
+int p2p_waitany(int n, MPI_Request *reqs, int *idx);
 
 #endif

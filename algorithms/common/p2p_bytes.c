@@ -3,6 +3,7 @@
  * completes pending operations normally. */
 #include "p2p_bytes.h"
 #include "p2p.h"
+#include "buf.h"
 
 #include <limits.h>
 
@@ -44,7 +45,7 @@ int big_type(MPI_Aint count, MPI_Datatype type, int *n, MPI_Datatype *t)
 void big_type_free(MPI_Datatype type, MPI_Datatype *t)
 {
     if (*t != type)
-        PMPI_Type_free(t);
+        buf_type_free(t);
     *t = type;
 }
 

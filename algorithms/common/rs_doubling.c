@@ -77,9 +77,9 @@ static int exchange(const struct coll_args *a, const struct rs_blocks *b, int vr
         err = p2p_sendrecv(*acc, 1, stype, peer, *scratch, 1, rtype, peer, a);
         if (!err)
             err = rs_combine(a, vpeer < vrank, 3, roff, rlen, acc, scratch);
-        PMPI_Type_free(&rtype);
+        buf_type_free(&rtype);
     }
-    PMPI_Type_free(&stype);
+    buf_type_free(&stype);
     return err;
 }
 

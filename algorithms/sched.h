@@ -1,0 +1,107 @@
+/* sched.h - an algorithm as a schedule, and the one engine that runs it.
+ *
+ * Every algorithm is written once, as the straight-line program it has
+ * always been: point-to-point calls (p2p.h), waits, copies, packing and
+ * reductions (buf.h). Run directly, that program IS the blocking
+ * collective. Run while a schedule is being built (sched_build), the same
+ * helpers append one step each instead of acting:
+ *
+ *   SEND / RECV  post a nonblocking send or receive into a request slot
+ *   WAIT         do not go on until these slots have completed
+ *   COPY, PACK, UNPACK, REDUCE, MEMCPY   local work on the buffers
+ *
+ * The steps keep the algorithm's own order, so a pipeline that posts the
+ * receive of segment k+1 before reducing segment k keeps that overlap: the
+ * engine issues every step up to the first WAIT that is not satisfied and
+ * returns. sched_advance is called again by whoever makes progress
+ * (shim/nbc.c); the schedule is finished when the last step has run.
+ * A persistent collective builds its schedule once and restarts it.
+ *
+ * Control flow of an algorithm depends only on its arguments (counts,
+ * ranks, types), never on received data, which is what makes recording
+ * sound; temporary buffers and derived types made while recording belong
+ * to the schedule and live until sched_free. See doc/schedules.md. */
+#ifndef COLLSHIM_SCHED_H
+#define COLLSHIM_SCHED_H
+
+#include "coll.h"
+
+enum sched_step_kind {
+    STEP_SEND, STEP_RECV, STEP_WAIT, STEP_COPY, STEP_PACK, STEP_UNPACK, STEP_REDUCE,
+    STEP_MEMCPY
+};
+
+struct sched_step {
+    enum sched_step_kind kind;
+    int slot;               /* SEND/RECV: request slot; WAIT: first entry of waits */
+    int n;                  /* WAIT: number of slots */
+    int peer;               /* SEND/RECV: rank on the shadow communicator */
+    const void *src;        /* SEND, COPY, PACK, UNPACK, REDUCE (in), MEMCPY */
+    void *dst;              /* RECV, COPY, PACK, UNPACK, REDUCE (inout), MEMCPY */
+    MPI_Aint count, count2; /* elements (COPY: source, destination); MEMCPY bytes */
+    MPI_Datatype type, type2;
+    MPI_Op op;
+};
+
+struct sched {
+    struct coll_args args;  /* what the algorithm was built with; steps use it */
+    int alg;                /* registry row */
+    struct sched_step *steps;
+    int nsteps, capsteps;
+    MPI_Request *reqs;      /* one per SEND/RECV step */
+    int nreqs, capreqs;
+    int *waits;             /* slots named by WAIT steps */
+    int nwaits, capwaits;
+    void **mem;             /* temporaries allocated while building */
+    int nmem, capmem;
+    MPI_Datatype *types;    /* derived types made while building */
+    int ntypes, captypes;
+    int *peers;             /* copy of the context's rank map (or NULL) */
+    int pc;                 /* next step to run */
+    int err;                /* first error, MPI error code */
+    int built;              /* recording finished without error */
+};
+
+/* The schedule being built on this thread, or NULL (helpers act directly). */
+struct sched *sched_building(void);
+
+/* Record algorithm `run` for the call *a into a new schedule (*out). The
+ * schedule's args are a copy of *a; a->peers is copied too. */
+int sched_build(const struct coll_args *a, int alg, coll_algorithm_fn run,
+                struct sched **out);
+/* Rewind a finished schedule to its first step (persistent restart). */
+void sched_restart(struct sched *s);
+/* Run steps until a WAIT is not yet satisfied. Returns 1 when the schedule
+ * has finished (s->err tells how), 0 when it waits. */
+int sched_advance(struct sched *s);
+/* Free the schedule, its temporaries and types. Requests still pending
+ * (after an error) are freed without waiting. */
+void sched_free(struct sched *s);
+
+/* Appending steps; called by the helpers while building. They return an
+ * MPI error code (MPI_ERR_NO_MEM) or MPI_SUCCESS. */
+int sched_add_p2p(struct sched *s, enum sched_step_kind kind, const void *buf, int count,
+                  MPI_Datatype type, int peer, MPI_Request *req);
+int sched_add_wait(struct sched *s, int n, MPI_Request *reqs);
+int sched_add_local(struct sched *s, const struct sched_step *step);
+int sched_keep_mem(struct sched *s, void *base);
+int sched_keep_type(struct sched *s, MPI_Datatype type);
+
+/* A request slot as the algorithm sees it while building: a token in its
+ * MPI_Request variable, never passed to MPI. */
+#define SCHED_TOKEN(slot) ((MPI_Request)(intptr_t)((slot) + 1))
+#define SCHED_SLOT(req) ((int)((intptr_t)(req) - 1))
+
+/* The MPI library's own completion calls, for the engine and the p2p
+ * helpers: the shim intercepts the public ones (shim/requests.c) and points
+ * these at the library's (shim/vendor.c); PMPI_X until then. */
+struct sched_mpi {
+    int (*wait)(MPI_Request *, MPI_Status *);
+    int (*waitall)(int, MPI_Request *, MPI_Status *);
+    int (*waitany)(int, MPI_Request *, int *, MPI_Status *);
+    int (*test)(MPI_Request *, int *, MPI_Status *);
+    int (*request_free)(MPI_Request *);
+};
+extern struct sched_mpi sched_mpi;
+
+#endif

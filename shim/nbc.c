@@ -1,0 +1,372 @@
+/* nbc.c - nonblocking and persistent collectives: a schedule (sched.h)
+ * behind an ordinary MPI_Request, and the progress that drives schedules.
+ *
+ * The user's request is the MPI library's own, so MPI_Wait, MPI_Waitall
+ * mixed with point-to-point requests, MPI_Request_get_status and the
+ * Fortran bindings all work on it unchanged:
+ *  - nonblocking: a generalized request (MPI_Grequest_start), completed
+ *    with MPI_Grequest_complete when the schedule finishes; its query
+ *    callback reports the schedule's error, if any;
+ *  - persistent: a persistent receive of 0 bytes from this process on a
+ *    private MPI_COMM_SELF copy, with a tag of its own; MPI_Start
+ *    (intercepted, requests.c) starts the receive and the schedule, and
+ *    the schedule's end sends the 0 bytes, so the library completes the
+ *    request itself, keeps it inactive for the next MPI_Start and frees it.
+ *
+ * Progress: every active schedule is advanced (sched_advance) by whoever
+ * calls nbc_progress: the intercepted completion calls (requests.c), Open
+ * MPI's progress loop (opal_progress_register: any MPI call that polls,
+ * MPI_Recv included), and the optional progress thread
+ * (COLLSHIM_PROGRESS_THREAD=1). doc/schedules.md says why. */
+#define _GNU_SOURCE
+#include "shim.h"
+#include "../algorithms/registry.h"
+#include "../algorithms/sched.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct nbc_request {
+    struct sched *s;
+    MPI_Request user;       /* what the user holds */
+    enum nbc_kind kind;
+    int active;             /* started and not finished */
+    int done_tag;           /* persistent: tag of the completion message */
+    int free_when_done;     /* persistent: freed by the user while active */
+    struct nbc_request *next, *prev; /* the active list */
+};
+
+int nbc_active;             /* schedules on the active list */
+int nbc_persistent_count;   /* persistent requests alive */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nbc_request *active_head;
+static struct nbc_request **persistent;  /* alive persistent requests */
+static int npersistent_cap;
+static MPI_Comm self_comm = MPI_COMM_NULL;
+static int next_done_tag;
+
+/* ---- progress hooks: Open MPI's loop and the progress thread ---- */
+
+typedef int (*opal_callback)(void);
+static int (*opal_unregister)(opal_callback);
+static int hooks_ready;
+static pthread_t progress_thread;
+static int thread_running, thread_stop;
+
+static int opal_hook(void)
+{
+    nbc_progress();
+    return 0;
+}
+
+static void *progress_loop(void *unused)
+{
+    (void)unused;
+    struct timespec idle = {0, 20000}; /* 20 us between looks when nothing runs */
+    while (!__atomic_load_n(&thread_stop, __ATOMIC_ACQUIRE)) {
+        if (__atomic_load_n(&nbc_active, __ATOMIC_RELAXED))
+            nbc_progress();
+        else
+            nanosleep(&idle, NULL);
+    }
+    return NULL;
+}
+
+static void start_progress_thread(void)
+{
+    int level = MPI_THREAD_SINGLE, rank = 0;
+    const char *env = getenv("COLLSHIM_PROGRESS_THREAD");
+    if (!env || strcmp(env, "1"))
+        return;
+    PMPI_Query_thread(&level);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (level != MPI_THREAD_MULTIPLE) {
+        if (rank == 0)
+            fprintf(stderr, "collshim: COLLSHIM_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE; "
+                            "the program initialised MPI with thread level %d: no progress "
+                            "thread, schedules advance inside MPI calls only\n", level);
+        return;
+    }
+    thread_running = pthread_create(&progress_thread, NULL, progress_loop, NULL) == 0;
+}
+
+static void setup_once(void)
+{
+    int (*reg)(opal_callback) = (int (*)(opal_callback))dlsym(RTLD_DEFAULT,
+                                                              "opal_progress_register");
+    opal_unregister = (int (*)(opal_callback))dlsym(RTLD_DEFAULT, "opal_progress_unregister");
+    if (reg && opal_unregister && reg(opal_hook) != 0)
+        opal_unregister = NULL;
+    start_progress_thread();
+    hooks_ready = 1;
+}
+
+/* Once, at the first nonblocking or persistent collective. */
+static void hooks_setup(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, setup_once);
+}
+
+/* ---- the active list ---- */
+
+static void link_active(struct nbc_request *r)
+{
+    pthread_mutex_lock(&lock);
+    r->active = 1;
+    r->prev = NULL;
+    r->next = active_head;
+    if (active_head)
+        active_head->prev = r;
+    active_head = r;
+    __atomic_fetch_add(&nbc_active, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lock);
+}
+
+static void unlink_active(struct nbc_request *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        active_head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    r->active = 0;
+    __atomic_fetch_sub(&nbc_active, 1, __ATOMIC_RELEASE);
+}
+
+static void release(struct nbc_request *r)
+{
+    sched_free(r->s);
+    free(r);
+}
+
+/* The schedule has finished: hand the result to the user's request. Not
+ * under the lock: completing a freed generalized request frees r. */
+static void finish(struct nbc_request *r)
+{
+    int err = r->s->err;
+    if (err)
+        dispatch_raise(&r->s->args, err);
+    if (r->kind == NBC_NONBLOCKING) {
+        PMPI_Grequest_complete(r->user);
+        return;
+    }
+    PMPI_Send(NULL, 0, MPI_BYTE, 0, r->done_tag, self_comm);
+    if (r->free_when_done)
+        release(r);
+}
+
+void nbc_progress(void)
+{
+    struct nbc_request *done = NULL;
+    if (!__atomic_load_n(&nbc_active, __ATOMIC_ACQUIRE))
+        return;
+    if (pthread_mutex_trylock(&lock)) /* another thread, or a nested call, is at it */
+        return;
+    for (struct nbc_request *r = active_head, *next; r; r = next) {
+        next = r->next;
+        if (!sched_advance(r->s))
+            continue;
+        unlink_active(r);
+        r->next = done;
+        done = r;
+    }
+    pthread_mutex_unlock(&lock);
+    while (done) {
+        struct nbc_request *r = done;
+        done = r->next;
+        finish(r);
+    }
+}
+
+/* ---- nonblocking: a generalized request ---- */
+
+static int query_status(void *extra, MPI_Status *status)
+{
+    struct nbc_request *r = extra;
+    PMPI_Status_set_elements(status, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = r->s->err;
+    return r->s->err;
+}
+
+static int free_request(void *extra)
+{
+    release(extra);
+    return MPI_SUCCESS;
+}
+
+/* A collective cannot be cancelled (MPI-4.0 sec. 6.12: erroneous); it
+ * completes normally and its status says "not cancelled". */
+static int cancel_request(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static int begin_nonblocking(struct nbc_request *r, MPI_Request *req)
+{
+    int err = PMPI_Grequest_start(query_status, free_request, cancel_request, r, &r->user);
+    if (err)
+        return err;
+    *req = r->user;
+    dispatch_count(r->s->alg);
+    link_active(r);
+    nbc_progress();
+    return MPI_SUCCESS;
+}
+
+/* ---- persistent: a receive from ourselves ---- */
+
+static int self_comm_get(void)
+{
+    if (self_comm != MPI_COMM_NULL)
+        return MPI_SUCCESS;
+    return PMPI_Comm_split(MPI_COMM_SELF, 0, 0, &self_comm);
+}
+
+static int remember(struct nbc_request *r)
+{
+    if (nbc_persistent_count == npersistent_cap) {
+        int cap = npersistent_cap ? 2 * npersistent_cap : 16;
+        void *p = realloc(persistent, (size_t)cap * sizeof *persistent);
+        if (!p)
+            return MPI_ERR_NO_MEM;
+        persistent = p;
+        npersistent_cap = cap;
+    }
+    persistent[nbc_persistent_count++] = r;
+    return MPI_SUCCESS;
+}
+
+static int begin_persistent(struct nbc_request *r, MPI_Request *req)
+{
+    int err;
+    pthread_mutex_lock(&lock);
+    if (!(err = self_comm_get())) {
+        r->done_tag = next_done_tag;
+        next_done_tag = (next_done_tag + 1) & 0x0fffffff; /* within every MPI_TAG_UB */
+        err = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, r->done_tag, self_comm, &r->user);
+    }
+    if (!err && (err = remember(r)))
+        vendor.request_free(&r->user);
+    pthread_mutex_unlock(&lock);
+    if (!err)
+        *req = r->user;
+    return err;
+}
+
+struct nbc_request *nbc_persistent_find(MPI_Request req)
+{
+    struct nbc_request *found = NULL;
+    if (req == MPI_REQUEST_NULL)
+        return NULL;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nbc_persistent_count && !found; i++)
+        if (persistent[i]->user == req)
+            found = persistent[i];
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+int nbc_persistent_start(struct nbc_request *r)
+{
+    int err;
+    if (r->active)
+        return MPI_ERR_REQUEST;
+    if ((err = vendor.start(&r->user)))
+        return err;
+    sched_restart(r->s);
+    dispatch_count(r->s->alg);
+    link_active(r);
+    nbc_progress();
+    return MPI_SUCCESS;
+}
+
+static void forget(struct nbc_request *r)
+{
+    for (int i = 0; i < nbc_persistent_count; i++)
+        if (persistent[i] == r) {
+            persistent[i] = persistent[--nbc_persistent_count];
+            break;
+        }
+}
+
+/* MPI_Request_free: an inactive request goes now; an active one when its
+ * schedule ends (the library frees its receive once the message lands). */
+int nbc_persistent_free(struct nbc_request *r, MPI_Request *req)
+{
+    int err, later;
+    pthread_mutex_lock(&lock);
+    forget(r);
+    later = r->active;
+    r->free_when_done = later;
+    pthread_mutex_unlock(&lock);
+    err = vendor.request_free(req);
+    if (!later)
+        release(r);
+    return err;
+}
+
+/* ---- the start of it all ---- */
+
+static int call_tag(struct comm_ctx *ctx, enum nbc_kind kind)
+{
+    if (kind == NBC_PERSISTENT)
+        return ctx->tag + CTX_TAG_BLOCKING +
+               (int)(__atomic_fetch_add(&ctx->persistent_inits, 1, __ATOMIC_RELAXED) %
+                     CTX_TAG_PERSISTENT);
+    return ctx->tag + CTX_TAG_BLOCKING + CTX_TAG_PERSISTENT +
+           (int)(__atomic_fetch_add(&ctx->nb_calls, 1, __ATOMIC_RELAXED) % CTX_TAG_NONBLOCKING);
+}
+
+int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc_kind kind,
+              MPI_Request *req)
+{
+    struct coll_args b = *a;
+    struct nbc_request *r = calloc(1, sizeof *r);
+    int err;
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    hooks_setup();
+    r->kind = kind;
+    b.tag = call_tag(ctx, kind);
+    if ((err = sched_build(&b, alg, registry_table[alg].run, &r->s))) {
+        free(r);
+        return err;
+    }
+    err = kind == NBC_PERSISTENT ? begin_persistent(r, req) : begin_nonblocking(r, req);
+    if (err)
+        release(r);
+    return err;
+}
+
+void nbc_finalize(void)
+{
+    if (thread_running) {
+        __atomic_store_n(&thread_stop, 1, __ATOMIC_RELEASE);
+        pthread_join(progress_thread, NULL);
+        thread_running = 0;
+    }
+    if (hooks_ready && opal_unregister)
+        opal_unregister(opal_hook);
+    while (nbc_persistent_count > 0) {
+        struct nbc_request *r = persistent[--nbc_persistent_count];
+        if (!r->active)
+            release(r); /* the library frees the handle itself at MPI_Finalize */
+    }
+    free(persistent);
+    persistent = NULL;
+    npersistent_cap = 0;
+    if (self_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&self_comm);
+}

@@ -1,0 +1,164 @@
+/* requests.c - the completion calls, intercepted so that they advance
+ * collshim's schedules (nbc.c), and MPI_Start / MPI_Startall /
+ * MPI_Request_free / MPI_Cancel, which must know collshim's persistent
+ * collectives. With no schedule in flight and no persistent collective
+ * alive, each goes straight to the library after one load and branch.
+ *
+ * A wait is a loop of "advance every schedule, test the user's requests
+ * without blocking" while schedules are in flight, and the library's own
+ * wait once none is: a collective of this process may be what a peer is
+ * waiting for, whichever request the program waits on. */
+#include "shim.h"
+
+#define ALIAS_STR(name) __attribute__((alias(#name), visibility("default")))
+#define EXPORT __attribute__((visibility("default")))
+
+/* A completion call before MPI_Init (or from a program that links the
+ * shim and calls PMPI_Init behind its back) still finds the library. */
+static void ready(void)
+{
+    if (__builtin_expect(vendor.test == NULL, 0))
+        vendor_resolve();
+}
+
+static int busy(void) { return __atomic_load_n(&nbc_active, __ATOMIC_ACQUIRE); }
+
+EXPORT int PMPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+    ready();
+    while (busy()) {
+        int flag = 0, err;
+        nbc_progress();
+        if ((err = vendor.test(req, &flag, status)) || flag)
+            return err;
+    }
+    return vendor.wait(req, status);
+}
+int MPI_Wait(MPI_Request *, MPI_Status *) ALIAS_STR(PMPI_Wait);
+
+EXPORT int PMPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+    ready();
+    while (busy()) {
+        int flag = 0, err;
+        nbc_progress();
+        if ((err = vendor.testall(n, reqs, &flag, statuses)) || flag)
+            return err;
+    }
+    return vendor.waitall(n, reqs, statuses);
+}
+int MPI_Waitall(int, MPI_Request[], MPI_Status[]) ALIAS_STR(PMPI_Waitall);
+
+EXPORT int PMPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *status)
+{
+    ready();
+    while (busy()) {
+        int flag = 0, err;
+        nbc_progress();
+        if ((err = vendor.testany(n, reqs, idx, &flag, status)) || flag)
+            return err;
+    }
+    return vendor.waitany(n, reqs, idx, status);
+}
+int MPI_Waitany(int, MPI_Request[], int *, MPI_Status *) ALIAS_STR(PMPI_Waitany);
+
+EXPORT int PMPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
+                         MPI_Status statuses[])
+{
+    ready();
+    while (busy()) {
+        int err;
+        nbc_progress();
+        if ((err = vendor.testsome(n, reqs, outcount, idx, statuses)) || *outcount != 0)
+            return err;
+    }
+    return vendor.waitsome(n, reqs, outcount, idx, statuses);
+}
+int MPI_Waitsome(int, MPI_Request[], int *, int[], MPI_Status[]) ALIAS_STR(PMPI_Waitsome);
+
+EXPORT int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    ready();
+    nbc_progress();
+    return vendor.test(req, flag, status);
+}
+int MPI_Test(MPI_Request *, int *, MPI_Status *) ALIAS_STR(PMPI_Test);
+
+EXPORT int PMPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    ready();
+    nbc_progress();
+    return vendor.testall(n, reqs, flag, statuses);
+}
+int MPI_Testall(int, MPI_Request[], int *, MPI_Status[]) ALIAS_STR(PMPI_Testall);
+
+EXPORT int PMPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag, MPI_Status *status)
+{
+    ready();
+    nbc_progress();
+    return vendor.testany(n, reqs, idx, flag, status);
+}
+int MPI_Testany(int, MPI_Request[], int *, int *, MPI_Status *) ALIAS_STR(PMPI_Testany);
+
+EXPORT int PMPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
+                         MPI_Status statuses[])
+{
+    ready();
+    nbc_progress();
+    return vendor.testsome(n, reqs, outcount, idx, statuses);
+}
+int MPI_Testsome(int, MPI_Request[], int *, int[], MPI_Status[]) ALIAS_STR(PMPI_Testsome);
+
+EXPORT int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
+{
+    ready();
+    nbc_progress();
+    return vendor.request_get_status(req, flag, status);
+}
+int MPI_Request_get_status(MPI_Request, int *, MPI_Status *) ALIAS_STR(PMPI_Request_get_status);
+
+static struct nbc_request *persistent_of(MPI_Request req)
+{
+    return __atomic_load_n(&nbc_persistent_count, __ATOMIC_ACQUIRE) ? nbc_persistent_find(req)
+                                                                    : NULL;
+}
+
+EXPORT int PMPI_Start(MPI_Request *req)
+{
+    ready();
+    struct nbc_request *r = persistent_of(*req);
+    return r ? nbc_persistent_start(r) : vendor.start(req);
+}
+int MPI_Start(MPI_Request *) ALIAS_STR(PMPI_Start);
+
+/* Each request on its own, in order: the library's MPI_Startall could not
+ * start collshim's. */
+EXPORT int PMPI_Startall(int n, MPI_Request reqs[])
+{
+    ready();
+    int err = MPI_SUCCESS;
+    if (!__atomic_load_n(&nbc_persistent_count, __ATOMIC_ACQUIRE))
+        return vendor.startall(n, reqs);
+    for (int i = 0; i < n && !err; i++)
+        err = PMPI_Start(&reqs[i]);
+    return err;
+}
+int MPI_Startall(int, MPI_Request[]) ALIAS_STR(PMPI_Startall);
+
+EXPORT int PMPI_Request_free(MPI_Request *req)
+{
+    ready();
+    struct nbc_request *r = persistent_of(*req);
+    return r ? nbc_persistent_free(r, req) : vendor.request_free(req);
+}
+int MPI_Request_free(MPI_Request *) ALIAS_STR(PMPI_Request_free);
+
+/* A persistent collective cannot be cancelled: its receive must stay
+ * posted for the schedule's end. Like a nonblocking one (nbc.c), it
+ * completes normally. */
+EXPORT int PMPI_Cancel(MPI_Request *req)
+{
+    ready();
+    return persistent_of(*req) ? MPI_SUCCESS : vendor.cancel(req);
+}
+int MPI_Cancel(MPI_Request *) ALIAS_STR(PMPI_Cancel);
