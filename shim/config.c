@@ -54,6 +54,7 @@ void config_load(int world_rank)
     const char *file = getenv("COLLSHIM_TUNING_FILE");
     shim_cfg.disabled = env_flag("COLLSHIM_DISABLE");
     shim_cfg.verbose = env_flag("COLLSHIM_VERBOSE");
+    shim_cfg.schedule_blocking = env_flag("COLLSHIM_SCHEDULE_BLOCKING");
     shim_cfg.list = env_flag("COLLSHIM_LIST");
     shim_cfg.report = env_flag("COLLSHIM_REPORT") ? getenv("COLLSHIM_REPORT") : NULL;
     if (tune && *tune)

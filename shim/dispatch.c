@@ -2,6 +2,7 @@
  * Data flows one way: entry point -> context -> selector -> algorithm. */
 #include "shim.h"
 #include "../algorithms/registry.h"
+#include "../algorithms/sched.h"
 #include "../algorithms/common/buf.h"
 
 #include <pthread.h>
@@ -101,6 +102,22 @@ struct tune_choice dispatch_select(struct coll_args *a, int nonblocking)
     return choice;
 }
 
+/* COLLSHIM_SCHEDULE_BLOCKING=1: record the algorithm and run the schedule
+ * to completion, as a nonblocking call and its wait would (a check of the
+ * schedules with every blocking test; slower, since it allocates). */
+static int run_scheduled(struct coll_args *a, int alg)
+{
+    struct sched *s;
+    int err = sched_build(a, alg, registry_table[alg].run, &s);
+    if (err)
+        return err;
+    while (!sched_advance(s))
+        nbc_progress();
+    err = s->err;
+    sched_free(s);
+    return err;
+}
+
 static int run_selected(struct coll_args *a)
 {
     struct tune_choice choice = dispatch_select(a, 0);
@@ -110,7 +127,10 @@ static int run_selected(struct coll_args *a)
     dispatch_count(choice.alg);
     if (report_enabled)
         t0 = PMPI_Wtime();
-    err = alg->run(a);
+    if (shim_cfg.schedule_blocking && alg->run != vendor_run)
+        err = run_scheduled(a, choice.alg);
+    else
+        err = alg->run(a);
     if (report_enabled)
         report_record(a, choice.alg, PMPI_Wtime() - t0);
     /* The vendor's collective already raised its own errors. */

@@ -43,6 +43,7 @@ int vendor_resolve(void);
 struct shim_config {
     int disabled;          /* COLLSHIM_DISABLE=1 */
     int verbose;           /* COLLSHIM_VERBOSE=1 */
+    int schedule_blocking; /* COLLSHIM_SCHEDULE_BLOCKING=1: blocking calls run schedules */
     int list;              /* COLLSHIM_LIST=1 */
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
     struct tune_table tune_env, tune_file, tune_builtin;

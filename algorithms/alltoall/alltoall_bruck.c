@@ -135,10 +135,10 @@ int alltoall_bruck(const struct coll_args *a)
         return a2a_copy_self(a);
     size_t most = b.bb * (size_t)a2a_bruck_max_moves(p);
     char *in_recvbuf = buf_contiguous_data(a->recvbuf, (MPI_Aint)p * a->recvcount, a->recvtype);
-    b.work = in_recvbuf ? in_recvbuf : malloc(b.bb * (size_t)p);
-    b.rbuf = malloc(most);
+    b.work = in_recvbuf ? in_recvbuf : buf_bytes(b.bb * (size_t)p);
+    b.rbuf = buf_bytes(most);
     if (most <= BRUCK_COPY_MAX)
-        b.sbuf = malloc(most);
+        b.sbuf = buf_bytes(most);
     if (!b.work || !b.rbuf || (most <= BRUCK_COPY_MAX && !b.sbuf))
         err = MPI_ERR_NO_MEM;
     if (!err)
@@ -150,8 +150,8 @@ int alltoall_bruck(const struct coll_args *a)
     else if (!err)
         err = a2a_unpack_recvs(a, b.work, b.bb, a2a_bruck_recv_peer);
     if (!in_recvbuf)
-        free(b.work);
-    free(b.sbuf);
-    free(b.rbuf);
+        buf_free(b.work);
+    buf_free(b.sbuf);
+    buf_free(b.rbuf);
     return err;
 }

@@ -107,7 +107,7 @@ static int own_column(const struct coll_args *a, const char *rows, size_t bb)
 static int relay_at_root(const struct coll_args *a, size_t bb)
 {
     size_t rowlen = bb * (size_t)a->size;
-    char *rows = malloc(rowlen * (size_t)a->size);
+    char *rows = buf_bytes(rowlen * (size_t)a->size);
     int err = rows ? a2a_pack_sends(a, rows, bb, rank_k) : MPI_ERR_NO_MEM;
     if (!err)
         err = receive_rows(a, rows, rowlen);
@@ -115,7 +115,7 @@ static int relay_at_root(const struct coll_args *a, size_t bb)
         err = own_column(a, rows, bb);
     if (!err)
         err = send_columns(a, rows, bb);
-    free(rows);
+    buf_free(rows);
     return err;
 }
 

@@ -173,9 +173,10 @@ static int scratch_for(struct a2a_scratch *s, const struct a2a_block *b, void **
     MPI_Aint span = true_extent + (MPI_Aint)(b->count - 1) * (extent < 0 ? -extent : extent);
     size_t need = span > 0 ? (size_t)span : 1;
     if (need > s->cap) {
-        void *grown = realloc(s->base, need);
+        void *grown = buf_bytes(need); /* a schedule keeps every size it used */
         if (!grown)
             return MPI_ERR_NO_MEM;
+        buf_free(s->base);
         s->base = grown;
         s->cap = need;
     }
@@ -208,6 +209,6 @@ int a2a_inplace(const struct coll_args *a)
         if (peer != a->rank)
             err = inplace_swap(a, peer, &s);
     }
-    free(s.base);
+    buf_free(s.base);
     return err;
 }

@@ -255,7 +255,7 @@ int agb_bruck(const struct coll_args *a)
     if (err || a->size == 1)
         return err;
     size_t *off = bruck_offsets(&l, a->rank);
-    char *tmp = off ? malloc(off[a->size] > 0 ? off[a->size] : 1) : NULL;
+    char *tmp = off ? buf_bytes(off[a->size] > 0 ? off[a->size] : 1) : NULL;
     if (!tmp)
         err = MPI_ERR_NO_MEM;
     if (!err)
@@ -264,7 +264,7 @@ int agb_bruck(const struct coll_args *a)
         err = bruck_steps(a, tmp, off);
     if (!err)
         err = bruck_unrotate(a, &l, tmp, off);
-    free(tmp);
+    buf_free(tmp);
     free(off);
     return err;
 }

@@ -21,7 +21,7 @@ int bcast_bytes_open(struct bcast_bytes *b, const struct coll_args *a)
         return MPI_SUCCESS;
     if ((b->p = buf_contiguous_data(a->recvbuf, a->count, a->datatype)))
         return MPI_SUCCESS;
-    if (!(b->copy = b->p = malloc(b->n)))
+    if (!(b->copy = b->p = buf_bytes(b->n)))
         return MPI_ERR_NO_MEM;
     if (a->rank != a->root)
         return MPI_SUCCESS;
@@ -32,7 +32,7 @@ int bcast_bytes_close(struct bcast_bytes *b, int err, const struct coll_args *a)
 {
     if (!err && b->copy && a->rank != a->root)
         err = buf_unpack(b->copy, a->recvbuf, a->count, a->datatype, a);
-    free(b->copy);
+    buf_free(b->copy);
     b->copy = NULL;
     return err;
 }

@@ -27,6 +27,16 @@ void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type)
     return (char *)buf + i * buf_extent(type);
 }
 
+void *buf_bytes(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p && sched_building() && sched_keep_mem(sched_building(), p)) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
 void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base)
 {
     MPI_Aint true_lb, true_extent, lb, extent;
@@ -36,13 +46,8 @@ void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base)
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     PMPI_Type_get_extent(type, &lb, &extent);
     MPI_Aint span = true_extent + (count - 1) * (extent < 0 ? -extent : extent);
-    *base = malloc(span > 0 ? (size_t)span : 1);
-    if (!*base)
+    if (!(*base = buf_bytes(span > 0 ? (size_t)span : 1)))
         return NULL;
-    if (sched_building() && sched_keep_mem(sched_building(), *base)) {
-        free(*base);
-        return *base = NULL;
-    }
     return (char *)*base - true_lb;
 }
 

@@ -17,6 +17,10 @@
  * with *base NULL when count is 0; NULL on out-of-memory (check *base). */
 void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base);
 void buf_free(void *base);
+/* malloc of n bytes for data; free it with buf_free. While a schedule is
+ * built, data buffers must come from here or buf_alloc: they live on with
+ * the schedule. */
+void *buf_bytes(size_t n);
 /* PMPI_Type_free of a type the algorithm made; *type becomes NULL. While a
  * schedule is built the type lives on with the schedule. */
 void buf_type_free(MPI_Datatype *type);

@@ -76,11 +76,11 @@ int scatter_binomial(const struct coll_args *a)
     if (err || p == 1 || blk == 0)
         return err;
     char *tmp = NULL, *stage = direct_stage(a, nsub);
-    if (!stage && !(stage = tmp = malloc((size_t)nsub * blk)))
+    if (!stage && !(stage = tmp = buf_bytes((size_t)nsub * blk)))
         return MPI_ERR_NO_MEM;
     err = fill(a, rel, nsub, stage, blk, tmp != NULL);
     if (!err)
         err = spread(a, rel, stage, blk, tmp && !is_root);
-    free(tmp);
+    buf_free(tmp);
     return err;
 }
