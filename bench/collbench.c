@@ -263,8 +263,8 @@ static void run_size(struct run *r, int coll, MPI_Comm comm, size_t size,
     if (err == 0)
         err = r->o->overlap ? overlap_case(r, &c) : blocking_case(r, &c, res, notes);
     if (err != 0 && err != 1 && r->table) {
-        fprintf(r->table, "# %s np=%d size=%zu: the vendor's reference call failed (%d)\n",
-                collop_name(coll), np, size, err);
+        fprintf(r->table, "# %s np=%d size=%zu: the vendor's reference call%s failed (%d)\n",
+                collop_name(coll), np, size, r->o->overlap ? " or a calibration" : "", err);
     }
     collop_free(&c);
 }
