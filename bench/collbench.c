@@ -2,18 +2,21 @@
  * library's own collectives, in one launch (doc/collbench.md).
  *
  *   mpirun -np 8 collbench -c allreduce,reduce_scatter -n 2,3,4,8 -o out.csv
+ *   mpirun -np 8 collbench --overlap -c allreduce,bcast -m 4:4m -o ovl.csv
  *
  * For each collective, communicator size and power-of-two message size,
  * every arm (vendor, auto, each native algorithm, parameter sweeps) is
  * checked against the vendor's result and timed in interleaved, shuffled
  * rounds (bench/timing.h); rank 0 prints a table with the alpha-beta-gamma
  * lower bound of the machine (bench/bound.h) and writes every statistic to
- * the CSV. The machinery lives in the other bench/ files so colltune can
- * share it; this
- * file is only the command line. */
+ * the CSV. With --overlap, each arm's nonblocking collective is timed
+ * alone, against computation and overlapped with it instead (overlap.h).
+ * The machinery lives in the other bench/ files so colltune can share it;
+ * this file is only the command line. */
 #include "bound.h"
 #include "collops.h"
 #include "output.h"
+#include "overlap.h"
 #include "provenance.h"
 #include "timing.h"
 #include "util.h"
@@ -33,9 +36,14 @@ struct options {
     long long lo, hi;
     int nps[64], nnps;
     int root, quiet;
+    int overlap;         /* --overlap: nonblocking collectives against computation */
+    double overlap_test; /* --overlap-test: MPI_Test every N us of computation (0: never) */
     MPI_Datatype type;
     struct bench_opts bench;
 };
+
+/* Long options without a short form. */
+enum { OPT_OVERLAP_TEST = 256, OPT_THREAD_MULTIPLE };
 
 static const char usage[] =
     "usage: collbench [options]\n"
@@ -59,6 +67,14 @@ static const char usage[] =
     "  -F, --fence KIND     how each timed call starts: window (all ranks at one\n"
     "                       instant of a synchronized clock; default) or barrier\n"
     "  -q, --quiet          no table on stdout\n"
+    "  -O, --overlap        time each arm's nonblocking collective (MPI_I<coll> +\n"
+    "                       MPI_Wait), a computation of the same length, and the\n"
+    "                       two overlapped; print the overlap (OSU's definition);\n"
+    "                       arms default to vendor,auto\n"
+    "      --overlap-test N call MPI_Test every N microseconds of the computation\n"
+    "                       (default: no MPI call inside it)\n"
+    "      --thread-multiple  MPI_Init_thread(MPI_THREAD_MULTIPLE), as the shim's\n"
+    "                       progress thread needs; implied by COLLSHIM_PROGRESS_THREAD\n"
     "  -h, --help\n"
     "Sizes follow the OSU micro-benchmarks (doc/collbench.md).\n";
 
@@ -135,7 +151,9 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
         {"sizes", 1, 0, 'm'}, {"np", 1, 0, 'n'}, {"type", 1, 0, 'T'},
         {"root", 1, 0, 'r'}, {"iters", 1, 0, 'i'}, {"time", 1, 0, 't'},
         {"warmup", 1, 0, 'w'}, {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"csv", 1, 0, 'o'},
-        {"fence", 1, 0, 'F'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"fence", 1, 0, 'F'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'},
+        {"overlap", 0, 0, 'O'}, {"overlap-test", 1, 0, OPT_OVERLAP_TEST},
+        {"thread-multiple", 0, 0, OPT_THREAD_MULTIPLE}, {0, 0, 0, 0}};
     long long a, b;
     int ch, bad = 0;
     memset(o, 0, sizeof *o);
@@ -145,7 +163,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
     o->type = MPI_FLOAT;
     o->nps[o->nnps++] = world;
     o->colls[o->ncolls++] = collop_from_name("allreduce");
-    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:M:s:o:F:qh", longs, NULL)) != -1) {
+    while (!bad && (ch = getopt_long(argc, argv, "c:a:x:m:n:T:r:i:t:w:M:s:o:F:qOh", longs, NULL)) != -1) {
         switch (ch) {
         case 'c': bad = parse_colls(o, optarg); break;
         case 'a': o->arms = optarg; break;
@@ -171,12 +189,25 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
             o->bench.fence = bad ? o->bench.fence : (enum fence_kind)fence_parse(optarg);
             break;
         case 'q': o->quiet = 1; break;
+        case 'O': o->overlap = 1; break;
+        case OPT_OVERLAP_TEST:
+            o->overlap_test = atof(optarg);
+            bad = o->overlap_test <= 0;
+            break;
+        case OPT_THREAD_MULTIPLE: break; /* read before MPI_Init (main) */
         case 'h': return 1;
         default: bad = 1; break;
         }
     }
     if (optind < argc)
         bad = 1;
+    if (o->overlap_test > 0 && !o->overlap) {
+        if (print_errors)
+            fprintf(stderr, "collbench: --overlap-test needs --overlap\n");
+        bad = 1;
+    }
+    if (o->overlap && !o->arms)
+        o->arms = "vendor,auto";
     o->bench.auto_rules = getenv("COLLSHIM_TUNE");
     return bad ? -1 : 0;
 }
@@ -188,7 +219,39 @@ struct run {
     struct bench_arm *arms[COLLOP_COUNT];
     int narms[COLLOP_COUNT];
     FILE *table, *csv; /* rank 0 of the job only; NULL elsewhere */
+    int thread_wanted, thread_level; /* MPI_Init_thread's required and provided */
 };
+
+/* The blocking collective: every arm timed, one row of the table. */
+static int blocking_case(struct run *r, struct collop *c, struct arm_result *res,
+                         struct table_notes *notes)
+{
+    int err = bench_measure(c, r->arms[c->coll], r->narms[c->coll], &r->o->bench, res);
+    if (err == 0) {
+        double bound = bound_time(c->coll, c->size, (double)c->full_bytes, &r->model);
+        if (r->table)
+            out_table_row(r->table, c, r->arms[c->coll], r->narms[c->coll], res, bound, notes);
+        if (r->csv)
+            out_csv_rows(r->csv, c, r->arms[c->coll], r->narms[c->coll], res, bound);
+    }
+    return err;
+}
+
+/* --overlap: every arm's nonblocking collective, alone and overlapped, a
+ * row per arm. */
+static int overlap_case(struct run *r, struct collop *c)
+{
+    int n = r->narms[c->coll];
+    struct overlap_result *res = calloc((size_t)n + 1, sizeof *res);
+    int err = res ? overlap_measure(c, r->arms[c->coll], n, &r->o->bench, r->o->overlap_test, res)
+                  : MPI_ERR_NO_MEM;
+    if (err == 0 && r->table)
+        out_overlap_rows(r->table, c, r->arms[c->coll], n, res);
+    if (err == 0 && r->csv)
+        out_overlap_csv_rows(r->csv, c, r->arms[c->coll], n, res);
+    free(res);
+    return err;
+}
 
 static void run_size(struct run *r, int coll, MPI_Comm comm, size_t size,
                      struct arm_result *res, struct table_notes *notes)
@@ -198,16 +261,10 @@ static void run_size(struct run *r, int coll, MPI_Comm comm, size_t size,
     MPI_Comm_size(comm, &np);
     err = collop_setup(&c, coll, comm, size, r->o->type, r->o->root % np);
     if (err == 0)
-        err = bench_measure(&c, r->arms[coll], r->narms[coll], &r->o->bench, res);
-    if (err == 0) {
-        double bound = bound_time(coll, np, (double)c.full_bytes, &r->model);
-        if (r->table)
-            out_table_row(r->table, &c, r->arms[coll], r->narms[coll], res, bound, notes);
-        if (r->csv)
-            out_csv_rows(r->csv, &c, r->arms[coll], r->narms[coll], res, bound);
-    } else if (err != 1 && r->table) {
-        fprintf(r->table, "# %s np=%d size=%zu: the vendor's reference call failed (%d)\n",
-                collop_name(coll), np, size, err);
+        err = r->o->overlap ? overlap_case(r, &c) : blocking_case(r, &c, res, notes);
+    if (err != 0 && err != 1 && r->table) {
+        fprintf(r->table, "# %s np=%d size=%zu: the vendor's reference call%s failed (%d)\n",
+                collop_name(coll), np, size, r->o->overlap ? " or a calibration" : "", err);
     }
     collop_free(&c);
 }
@@ -219,14 +276,17 @@ static void run_block(struct run *r, int coll, MPI_Comm comm)
     struct table_notes notes;
     struct arm_result *res = calloc((size_t)narms + 1, sizeof *res);
     MPI_Comm_size(comm, &np);
-    if (r->table)
+    memset(&notes, 0, sizeof notes);
+    if (r->table && r->o->overlap)
+        out_overlap_begin(r->table, coll, np, r->o->overlap_test);
+    else if (r->table)
         out_table_begin(r->table, collop_name(coll), np, &r->model, &notes, narms);
     if (coll == COLL_barrier)
         run_size(r, coll, comm, 0, res, &notes);
     else
         for (long long s = r->o->lo > 0 ? r->o->lo : 1; s <= r->o->hi; s *= 2)
             run_size(r, coll, comm, (size_t)s, res, &notes);
-    if (r->table)
+    if (r->table && !r->o->overlap)
         out_table_end(r->table, r->arms[coll], &notes);
     free(res);
 }
@@ -261,8 +321,13 @@ static void open_outputs(struct run *r, int rank, int argc, char **argv)
         fputs(prov ? prov : "", outs[i]);
         out_model(outs[i], &r->model);
         out_fence(outs[i], r->o->bench.fence);
+        out_threads(outs[i], r->thread_wanted, r->thread_level);
+        if (r->o->overlap)
+            out_overlap_setup(outs[i], r->o->overlap_test);
     }
-    if (r->csv)
+    if (r->csv && r->o->overlap)
+        out_overlap_csv_header(r->csv);
+    else if (r->csv)
         out_csv_header(r->csv);
     for (int i = 0; i < 2; i++)
         if (outs[i])
@@ -286,12 +351,39 @@ static void run_all(struct run *r, int rank)
     }
 }
 
+/* MPI_THREAD_MULTIPLE when asked for (--thread-multiple) or when the shim
+ * will start its progress thread, which needs it (COLLSHIM_PROGRESS_THREAD
+ * set and not 0); otherwise MPI_THREAD_SINGLE, as MPI_Init. Read before
+ * MPI_Init, so from argv and the environment. */
+static int thread_level_wanted(int argc, char **argv)
+{
+    const char *progress = getenv("COLLSHIM_PROGRESS_THREAD");
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--thread-multiple"))
+            return MPI_THREAD_MULTIPLE;
+    return progress && *progress && strcmp(progress, "0") ? MPI_THREAD_MULTIPLE
+                                                          : MPI_THREAD_SINGLE;
+}
+
+/* Rank 0 says when the MPI gives less than was asked for. */
+static void init_threads(struct run *r, int *argc, char ***argv)
+{
+    int rank;
+    r->thread_wanted = thread_level_wanted(*argc, *argv);
+    MPI_Init_thread(argc, argv, r->thread_wanted, &r->thread_level);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0 && r->thread_level < r->thread_wanted)
+        fprintf(stderr, "collbench: MPI_THREAD_MULTIPLE requested, the MPI provides only %s: "
+                        "the shim's progress thread cannot run\n",
+                out_thread_name(r->thread_level));
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
     struct run r = {.o = &o};
     int rank, world, rc;
-    MPI_Init(&argc, &argv);
+    init_threads(&r, &argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

@@ -209,38 +209,65 @@ void collop_prepare(struct collop *c)
         memset(c->recvbuf, 0xa5, c->recvlen);
 }
 
-int collop_call(const struct collop *c)
+/* One argument list for both forms of a collective: the blocking MPI_X
+ * when req is NULL, the nonblocking MPI_IX (its request in *req) otherwise. */
+#define EITHER(blocking, nonblocking, ...) \
+    (req ? nonblocking(__VA_ARGS__, req) : blocking(__VA_ARGS__))
+
+static int issue(const struct collop *c, MPI_Request *req)
 {
     const void *s = c->sendbuf;
     void *r = c->recvbuf;
     MPI_Datatype t = c->type;
     int n = c->count;
     switch (c->coll) {
-    case COLL_barrier: return MPI_Barrier(c->comm);
-    case COLL_bcast: return MPI_Bcast(r, n, t, c->root, c->comm);
-    case COLL_gather: return MPI_Gather(s, n, t, r, n, t, c->root, c->comm);
+    case COLL_barrier: return EITHER(MPI_Barrier, MPI_Ibarrier, c->comm);
+    case COLL_bcast: return EITHER(MPI_Bcast, MPI_Ibcast, r, n, t, c->root, c->comm);
+    case COLL_gather:
+        return EITHER(MPI_Gather, MPI_Igather, s, n, t, r, n, t, c->root, c->comm);
     case COLL_gatherv:
-        return MPI_Gatherv(s, n, t, r, c->counts, c->displs, t, c->root, c->comm);
-    case COLL_scatter: return MPI_Scatter(s, n, t, r, n, t, c->root, c->comm);
+        return EITHER(MPI_Gatherv, MPI_Igatherv, s, n, t, r, c->counts, c->displs, t, c->root,
+                      c->comm);
+    case COLL_scatter:
+        return EITHER(MPI_Scatter, MPI_Iscatter, s, n, t, r, n, t, c->root, c->comm);
     case COLL_scatterv:
-        return MPI_Scatterv(s, c->counts, c->displs, t, r, n, t, c->root, c->comm);
-    case COLL_allgather: return MPI_Allgather(s, n, t, r, n, t, c->comm);
+        return EITHER(MPI_Scatterv, MPI_Iscatterv, s, c->counts, c->displs, t, r, n, t, c->root,
+                      c->comm);
+    case COLL_allgather:
+        return EITHER(MPI_Allgather, MPI_Iallgather, s, n, t, r, n, t, c->comm);
     case COLL_allgatherv:
-        return MPI_Allgatherv(s, n, t, r, c->counts, c->displs, t, c->comm);
-    case COLL_alltoall: return MPI_Alltoall(s, n, t, r, n, t, c->comm);
+        return EITHER(MPI_Allgatherv, MPI_Iallgatherv, s, n, t, r, c->counts, c->displs, t,
+                      c->comm);
+    case COLL_alltoall:
+        return EITHER(MPI_Alltoall, MPI_Ialltoall, s, n, t, r, n, t, c->comm);
     case COLL_alltoallv:
-        return MPI_Alltoallv(s, c->counts, c->displs, t, r, c->counts, c->displs, t, c->comm);
+        return EITHER(MPI_Alltoallv, MPI_Ialltoallv, s, c->counts, c->displs, t, r, c->counts,
+                      c->displs, t, c->comm);
     case COLL_alltoallw:
-        return MPI_Alltoallw(s, c->counts, c->displs, c->types, r, c->counts, c->displs,
-                             c->types, c->comm);
-    case COLL_reduce: return MPI_Reduce(s, r, n, t, c->op, c->root, c->comm);
-    case COLL_allreduce: return MPI_Allreduce(s, r, n, t, c->op, c->comm);
-    case COLL_reduce_scatter: return MPI_Reduce_scatter(s, r, c->counts, t, c->op, c->comm);
-    case COLL_reduce_scatter_block: return MPI_Reduce_scatter_block(s, r, n, t, c->op, c->comm);
-    case COLL_scan: return MPI_Scan(s, r, n, t, c->op, c->comm);
-    case COLL_exscan: return MPI_Exscan(s, r, n, t, c->op, c->comm);
+        return EITHER(MPI_Alltoallw, MPI_Ialltoallw, s, c->counts, c->displs, c->types, r,
+                      c->counts, c->displs, c->types, c->comm);
+    case COLL_reduce:
+        return EITHER(MPI_Reduce, MPI_Ireduce, s, r, n, t, c->op, c->root, c->comm);
+    case COLL_allreduce:
+        return EITHER(MPI_Allreduce, MPI_Iallreduce, s, r, n, t, c->op, c->comm);
+    case COLL_reduce_scatter:
+        return EITHER(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, c->counts, t, c->op,
+                      c->comm);
+    case COLL_reduce_scatter_block:
+        return EITHER(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, s, r, n, t, c->op,
+                      c->comm);
+    case COLL_scan: return EITHER(MPI_Scan, MPI_Iscan, s, r, n, t, c->op, c->comm);
+    case COLL_exscan: return EITHER(MPI_Exscan, MPI_Iexscan, s, r, n, t, c->op, c->comm);
     default: return MPI_ERR_ARG;
     }
+}
+
+int collop_call(const struct collop *c) { return issue(c, NULL); }
+
+int collop_start(const struct collop *c, MPI_Request *req)
+{
+    *req = MPI_REQUEST_NULL;
+    return issue(c, req);
 }
 
 int collop_reference(struct collop *c)

@@ -1,7 +1,7 @@
-/* collops.h - the 17 blocking collectives as benchmark operations: the
- * buffers of one (collective, communicator, size), the call itself, the
- * vendor's reference result and the comparison with it. Used by collbench
- * and colltune.
+/* collops.h - the 17 collectives as benchmark operations: the buffers of
+ * one (collective, communicator, size), the call itself (blocking, or
+ * nonblocking for collbench --overlap), the vendor's reference result and
+ * the comparison with it. Used by collbench and colltune.
  *
  * The size of a case follows the OSU micro-benchmarks, so numbers can be
  * set side by side with osu_<coll>:
@@ -65,6 +65,9 @@ void collop_free(struct collop *c);
 void collop_prepare(struct collop *c);
 /* The collective call itself, through MPI_X (so through the shim). */
 int collop_call(const struct collop *c);
+/* Start its nonblocking form, MPI_IX (through the shim as well), with the
+ * same arguments; the caller completes *req (MPI_Wait, MPI_Test). */
+int collop_start(const struct collop *c, MPI_Request *req);
 /* Run the vendor's collective (collshim_bypass) on prepared buffers and
  * keep its result as the reference. */
 int collop_reference(struct collop *c);

@@ -31,6 +31,21 @@ void out_fence(FILE *f, enum fence_kind kind)
                                  : "each rank's exit from the vendor's barrier");
 }
 
+const char *out_thread_name(int level)
+{
+    return level == MPI_THREAD_SINGLE       ? "MPI_THREAD_SINGLE"
+           : level == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+           : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+           : level == MPI_THREAD_MULTIPLE   ? "MPI_THREAD_MULTIPLE"
+                                            : "unknown";
+}
+
+void out_threads(FILE *f, int wanted, int provided)
+{
+    fprintf(f, "# threads: %s provided (%s requested)\n", out_thread_name(provided),
+            out_thread_name(wanted));
+}
+
 void out_table_begin(FILE *f, const char *coll, int np, const struct bound_model *m,
                      struct table_notes *notes, int narms)
 {
@@ -145,6 +160,16 @@ void out_csv_header(FILE *f)
                "median_us,p10_us,p90_us,min_us,max_us,mean_us,bound_us,x_bound,x_vendor\n");
 }
 
+/* The columns coll..why, shared by the blocking and the overlap CSV. */
+static void csv_case_arm(FILE *f, const struct collop *c, const struct bench_arm *arm,
+                         const struct arm_result *r)
+{
+    fprintf(f, "%s,%d,%zu,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,", collop_name(c->coll), c->size,
+            c->size_bytes, (unsigned long long)c->key_bytes, (unsigned long long)c->full_bytes,
+            arm->label, kind_name(arm->kind), arm->kind == ARM_NATIVE ? arm->alg : arm->label,
+            arm->params, r->ran, status_name(r->status), r->why);
+}
+
 void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
                   const struct arm_result *res, double bound)
 {
@@ -152,11 +177,8 @@ void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms,
     for (int i = 0; i < narms; i++) {
         const struct arm_result *r = &res[i];
         int ok = r->status == ARM_OK;
-        fprintf(f, "%s,%d,%zu,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,%d,", collop_name(c->coll),
-                c->size, c->size_bytes, (unsigned long long)c->key_bytes,
-                (unsigned long long)c->full_bytes, arms[i].label, kind_name(arms[i].kind),
-                arms[i].kind == ARM_NATIVE ? arms[i].alg : arms[i].label, arms[i].params,
-                r->ran, status_name(r->status), r->why, r->reps);
+        csv_case_arm(f, c, &arms[i], r);
+        fprintf(f, "%d,", r->reps);
         if (ok)
             fprintf(f, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,", r->median * 1e6, r->p10 * 1e6,
                     r->p90 * 1e6, r->min * 1e6, r->max * 1e6, r->mean * 1e6);
@@ -169,6 +191,95 @@ void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms,
             fprintf(f, ",");
         if (ok && v && v->median > 0)
             fprintf(f, "%.4f\n", r->median / v->median);
+        else
+            fprintf(f, "\n");
+    }
+    fflush(f);
+}
+
+/* ---- collbench --overlap ---- */
+
+void out_overlap_setup(FILE *f, double test_us)
+{
+    fprintf(f, "# overlap: MPI_I<coll> + MPI_Wait (t_pure), a computation calibrated to about "
+               "t_pure (t_cpu), both (t_ovl); ");
+    if (test_us > 0)
+        fprintf(f, "MPI_Test every %g us of computation in t_ovl\n", test_us);
+    else
+        fprintf(f, "no MPI call inside the computation\n");
+}
+
+void out_overlap_begin(FILE *f, int coll, int np, double test_us)
+{
+    const char *name = collop_name(coll);
+    fprintf(f, "\n# %s np=%d overlap: MPI_I%s alone (t_pure), computation alone (t_cpu), "
+               "overlapped (t_ovl); median time (us) per call, slowest rank\n",
+            name, np, name);
+    fprintf(f, "# ovl%% = max(0, min(100, 100 (1 - (t_ovl - t_cpu) / t_pure))) (OSU); "
+               "xV = t_ovl / vendor's t_ovl%s\n",
+            test_us > 0 ? "; MPI_Test inside the computation" : "");
+    fprintf(f, "%8s  %-20s %-22s %10s %10s %10s %6s %6s\n", "size", "arm", "ran", "t_pure",
+            "t_cpu", "t_ovl", "ovl%", "xV");
+}
+
+/* The vendor's t_ovl in this case, 0 if it was not timed. */
+static double vendor_ovl(const struct bench_arm *arms, int narms,
+                         const struct overlap_result *res)
+{
+    for (int i = 0; i < narms; i++)
+        if (arms[i].kind == ARM_VENDOR && overlap_status(&res[i])->status == ARM_OK)
+            return res[i].ovl.median;
+    return 0;
+}
+
+void out_overlap_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
+                      const struct overlap_result *res)
+{
+    char size[32], xv[16];
+    double v = vendor_ovl(arms, narms, res);
+    bench_format_bytes(c->size_bytes, size, sizeof size);
+    for (int i = 0; i < narms; i++) {
+        const struct overlap_result *r = &res[i];
+        const struct arm_result *s = overlap_status(r);
+        fprintf(f, "%8s  %-20s %-22s", size, arms[i].label, r->pure.ran);
+        if (s->status != ARM_OK) {
+            fprintf(f, " %s: %s\n", status_name(s->status), s->why);
+            continue;
+        }
+        ratio(xv, sizeof xv, r->ovl.median, v);
+        fprintf(f, " %10.2f %10.2f %10.2f %6.1f %6s\n", r->pure.median * 1e6,
+                r->cpu.median * 1e6, r->ovl.median * 1e6, r->overlap, xv);
+    }
+    fflush(f);
+}
+
+void out_overlap_csv_header(FILE *f)
+{
+    fprintf(f, "coll,np,size,key_bytes,full_bytes,arm,kind,alg,params,ran,status,why,"
+               "pure_reps,pure_us,pure_p10_us,pure_p90_us,cpu_reps,cpu_us,ovl_reps,ovl_us,"
+               "ovl_p10_us,ovl_p90_us,overlap_pct,ovl_x_vendor\n");
+}
+
+void out_overlap_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms,
+                          int narms, const struct overlap_result *res)
+{
+    double v = vendor_ovl(arms, narms, res);
+    for (int i = 0; i < narms; i++) {
+        const struct overlap_result *r = &res[i];
+        const struct arm_result *s = overlap_status(r);
+        struct arm_result row = *s;
+        snprintf(row.ran, sizeof row.ran, "%s", r->pure.ran);
+        csv_case_arm(f, c, &arms[i], &row);
+        if (s->status != ARM_OK) {
+            fprintf(f, "%d,,,,,,,,,,,\n", r->pure.reps);
+            continue;
+        }
+        fprintf(f, "%d,%.3f,%.3f,%.3f,%d,%.3f,%d,%.3f,%.3f,%.3f,%.2f,", r->pure.reps,
+                r->pure.median * 1e6, r->pure.p10 * 1e6, r->pure.p90 * 1e6, r->cpu.reps,
+                r->cpu.median * 1e6, r->ovl.reps, r->ovl.median * 1e6, r->ovl.p10 * 1e6,
+                r->ovl.p90 * 1e6, r->overlap);
+        if (v > 0)
+            fprintf(f, "%.4f\n", r->ovl.median / v);
         else
             fprintf(f, "\n");
     }

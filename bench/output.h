@@ -12,6 +12,7 @@
 
 #include "bound.h"
 #include "collops.h"
+#include "overlap.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -37,8 +38,24 @@ void out_table_end(FILE *f, const struct bench_arm *arms, struct table_notes *no
 void out_model(FILE *f, const struct bound_model *m);
 /* "# fence: ..." : how the timed calls started (fence.h). */
 void out_fence(FILE *f, enum fence_kind kind);
+/* "# threads: ..." : the thread level asked of MPI_Init_thread and given. */
+void out_threads(FILE *f, int wanted, int provided);
+const char *out_thread_name(int level);
 void out_csv_header(FILE *f);
 void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
                   const struct arm_result *res, double bound);
+
+/* collbench --overlap (overlap.h): a block per (collective, communicator
+ * size), a row per size and arm: what ran, t_pure, t_cpu, t_ovl, the
+ * overlap and t_ovl over the vendor's t_ovl; or why the arm was not timed.
+ * The CSV's first 12 columns are those of the blocking CSV. */
+void out_overlap_begin(FILE *f, int coll, int np, double test_us);
+void out_overlap_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
+                      const struct overlap_result *res);
+/* "# overlap: ..." : how the computation was run. */
+void out_overlap_setup(FILE *f, double test_us);
+void out_overlap_csv_header(FILE *f);
+void out_overlap_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms,
+                          int narms, const struct overlap_result *res);
 
 #endif

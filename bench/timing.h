@@ -32,6 +32,13 @@
 
 enum arm_kind { ARM_VENDOR, ARM_AUTO, ARM_NATIVE };
 
+/* What a timed call of an arm runs: the blocking collective (collbench,
+ * colltune), or for collbench --overlap (overlap.h) its nonblocking form
+ * completed by MPI_Wait (pure), a computation alone (cpu), or the
+ * nonblocking collective with the computation between start and MPI_Wait
+ * (overlap). A cpu arm runs no collective: its check compares nothing. */
+enum arm_form { FORM_BLOCKING, FORM_PURE, FORM_CPU, FORM_OVERLAP };
+
 struct bench_arm {
     enum arm_kind kind;
     char label[96];   /* "vendor", "auto", "ring", "ring:seg=64k" */
@@ -39,6 +46,9 @@ struct bench_arm {
     char params[64];  /* native: "seg=64k outstanding=4" in the tuning grammar */
     const char *rules; /* auto: rules for collshim_tune() instead of bench_opts.auto_rules
                           when not NULL ("" = the tables alone); colltune's A/B of tables */
+    enum arm_form form;    /* FORM_BLOCKING (0) but in collbench --overlap */
+    long long work;        /* cpu, overlap: units of computation of this rank (overlap.h) */
+    long long test_every;  /* overlap: units between two MPI_Test of the request; 0: none */
 };
 
 /* Arms for collective `coll` from a comma-separated spec: "all" (vendor,
@@ -53,7 +63,8 @@ enum arm_status { ARM_OK, ARM_NA, ARM_FAILED, ARM_SLOW };
 
 struct arm_result {
     enum arm_status status;
-    char ran[64];     /* the algorithm that ran in the check (auto: chosen) */
+    char ran[64];     /* the algorithm that ran in the check (auto: chosen);
+                         "unintercepted" when the shim never saw the call */
     char why[96];     /* N/A or FAILED: why */
     int reps;
     double median, p10, p90, min, max, mean; /* seconds, max over ranks */

@@ -63,6 +63,54 @@ expect "unknown fence: exits non-zero" [ "$rc" -ne 0 ]
 expect "unknown fence: names the fences" \
     grep -q 'collbench: --fence "bogus": the fences are window and barrier' "$tmp/bogus.txt"
 
+# --overlap: each arm's nonblocking collective alone, a computation and
+# the two overlapped; 2 ranks, 2 sizes; the shape of the output, not the
+# timings. The barrier fence: no call is dropped for a late start on a
+# loaded machine, so every row is timed.
+ovl=$tmp/ovl.csv
+mpi_run 2 -- "$TOP_BUILDDIR/collbench" --overlap -c allreduce,bcast -m 64:128 -i 3:5 \
+    -t 0.0005 -w 1 -F barrier -o "$ovl" > "$tmp/ovl.txt" 2>&1
+rc=$?
+cat "$tmp/ovl.txt"
+ovl_rows() { grep -v '^#' "$1" | awk -F, -v a="$2" -v s="$3" 'NR > 1 && $6 == a && $11 == s' | wc -l; }
+expect "overlap: exits 0" [ "$rc" -eq 0 ]
+expect "overlap: a table block per collective" \
+    [ "$(grep -cE '^# (allreduce|bcast) np=2 overlap: ' "$tmp/ovl.txt")" -eq 2 ]
+expect "overlap: the table's columns" \
+    [ "$(grep -cE '^ +size +arm +ran +t_pure +t_cpu +t_ovl +ovl% +xV$' "$tmp/ovl.txt")" -eq 2 ]
+expect "overlap: a row per size and arm, vendor and auto by default" \
+    [ "$(grep -cE '^ +(64|128) +(vendor|auto) ' "$tmp/ovl.txt")" -eq 8 ]
+expect "overlap: the CSV's columns" grep -qx 'coll,np,size,key_bytes,full_bytes,arm,kind,alg,params,ran,status,why,pure_reps,pure_us,pure_p10_us,pure_p90_us,cpu_reps,cpu_us,ovl_reps,ovl_us,ovl_p10_us,ovl_p90_us,overlap_pct,ovl_x_vendor' "$ovl"
+expect "overlap: vendor timed at both sizes of both collectives" [ "$(ovl_rows "$ovl" vendor ok)" -eq 4 ]
+expect "overlap: auto timed at both sizes of both collectives" [ "$(ovl_rows "$ovl" auto ok)" -eq 4 ]
+expect "overlap: timed rows have three positive times and an overlap in 0..100" \
+    [ -z "$(grep -v '^#' "$ovl" | awk -F, 'NR > 1 && $11 == "ok" && (NF != 24 || $14 <= 0 || $18 <= 0 || $20 <= 0 || $23 < 0 || $23 > 100)')" ]
+expect "overlap: the vendor's t_ovl is its own reference (xV 1)" \
+    [ -z "$(grep -v '^#' "$ovl" | awk -F, 'NR > 1 && $6 == "vendor" && $24 != "1.0000"')" ]
+expect "overlap: says how the computation ran" \
+    grep -q '^# overlap: .*no MPI call inside the computation' "$ovl"
+expect "overlap: says the thread level" \
+    grep -q '^# threads: MPI_THREAD_SINGLE provided (MPI_THREAD_SINGLE requested)' "$ovl"
+
+# With MPI_Test inside the computation, COLLSHIM_PROGRESS_THREAD (so
+# MPI_THREAD_MULTIPLE), a forced algorithm and a spoiled one.
+mpi_run 2 COLLSHIM_PROGRESS_THREAD=1 COLLBENCH_TEST_CORRUPT=scattered -- \
+    "$TOP_BUILDDIR/collbench" --overlap --overlap-test 2 -c alltoall \
+    -a vendor,auto,pairwise,scattered -m 64:128 -i 3:5 -t 0.0005 -w 1 -F barrier \
+    -o "$tmp/ovl2.csv" > "$tmp/ovl2.txt" 2>&1
+rc=$?
+cat "$tmp/ovl2.txt"
+expect "overlap, MPI_Test: exits 0" [ "$rc" -eq 0 ]
+expect "overlap, MPI_Test: said" grep -q '^# overlap: .*MPI_Test every 2 us of computation' "$tmp/ovl2.csv"
+expect "overlap, progress thread: MPI_THREAD_MULTIPLE requested" \
+    grep -q '^# threads: MPI_THREAD[A-Z_]* provided (MPI_THREAD_MULTIPLE requested)' "$tmp/ovl2.csv"
+expect "overlap, MPI_Test: vendor timed at both sizes" [ "$(ovl_rows "$tmp/ovl2.csv" vendor ok)" -eq 2 ]
+expect "overlap: a forced algorithm ran it, or is n/a" \
+    [ -z "$(grep -v '^#' "$tmp/ovl2.csv" | awk -F, '$6 == "pairwise" && !(($11 == "ok" && $10 == "pairwise") || $11 == "n/a")')" ]
+expect "overlap: spoiled arm FAILED at both sizes" [ "$(ovl_rows "$tmp/ovl2.csv" scattered FAILED)" -eq 2 ]
+expect "overlap: spoiled arm never timed" \
+    [ -z "$(grep -v '^#' "$tmp/ovl2.csv" | awk -F, '$6 == "scattered" && $14 != ""')" ]
+
 if command -v gnuplot > /dev/null; then
     "$TOP_SRCDIR/bench/collbench-plot" "$csv" "$tmp/plots" > /dev/null
     expect "plots written" test -s "$tmp/plots/allreduce-np3-latency.png" \
