@@ -218,9 +218,15 @@ int ctx_init(int collective_ok)
         id_limit = atoi(test_ids);
     if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)))
         return err;
-    if ((err = PMPI_Comm_split(MPI_COMM_WORLD, 0, rank, &world_shadow)))
+    if ((err = PMPI_Comm_split(MPI_COMM_WORLD, 0, rank, &world_shadow)) ||
+        (err = PMPI_Comm_set_errhandler(world_shadow, MPI_ERRORS_RETURN)))
         return err;
-    return PMPI_Comm_set_errhandler(world_shadow, MPI_ERRORS_RETURN);
+    /* MPI_COMM_WORLD's context now, while every rank is in MPI_Init: a
+     * nonblocking collective that is the first collective on it (the
+     * barrier of a dynamic sparse exchange) must not wait for the id
+     * agreement, which is a blocking collective. */
+    struct comm_ctx *world;
+    return ctx_get(MPI_COMM_WORLD, &world);
 }
 
 MPI_Comm ctx_shadow(void) { return world_shadow; }
@@ -253,10 +259,12 @@ static int ctx_fill(MPI_Comm comm, struct comm_ctx *ctx)
 
 static int ctx_create(MPI_Comm comm, struct comm_ctx **out)
 {
+    static unsigned long long serials;
     struct comm_ctx *ctx = calloc(1, sizeof *ctx);
     int err;
     if (!ctx)
         return MPI_ERR_NO_MEM;
+    ctx->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
     if ((err = ctx_fill(comm, ctx)) ||
         (err = PMPI_Comm_set_attr(comm, ctx_keyval, ctx))) {
         ctx_destroy(ctx);

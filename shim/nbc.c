@@ -37,6 +37,8 @@ struct nbc_request {
     int active;             /* started and not finished */
     int done_tag;           /* persistent: tag of the completion message */
     int free_when_done;     /* persistent: freed by the user while active */
+    unsigned long long ctx_serial; /* nonblocking: whose cache entry it may become */
+    int cacheable;          /* nonblocking: the schedule may serve an identical call */
     struct nbc_request *next, *prev; /* the active list */
 };
 
@@ -198,9 +200,76 @@ static int query_status(void *extra, MPI_Status *status)
     return r->s->err;
 }
 
+/* ---- reuse: a nonblocking call identical to a finished one (same
+ * communicator, buffers, counts, named types, op, root, algorithm) runs
+ * the finished schedule again, so a loop of MPI_Iallreduce allocates
+ * nothing in collshim after its first call. The v and w variants (whose
+ * steps depend on the contents of the count arrays) and derived types
+ * (whose handles may be freed and reused for another layout) are built
+ * every call. ---- */
+
+#define NBC_CACHE 8
+static struct nbc_request *cache[NBC_CACHE];
+static int cache_next;
+
+static int cacheable(const struct coll_args *a)
+{
+    switch (a->coll) {
+    case COLL_gatherv: case COLL_scatterv: case COLL_allgatherv: case COLL_alltoallv:
+    case COLL_alltoallw: case COLL_reduce_scatter:
+        return 0;
+    default:
+        return type_is_named(a->datatype) && type_is_named(a->sendtype) &&
+               type_is_named(a->recvtype);
+    }
+}
+
+static int same_call(const struct coll_args *x, const struct coll_args *y)
+{
+    return x->coll == y->coll && x->sendbuf == y->sendbuf && x->recvbuf == y->recvbuf &&
+           x->count == y->count && x->datatype == y->datatype && x->op == y->op &&
+           x->root == y->root && x->sendcount == y->sendcount &&
+           x->recvcount == y->recvcount && x->sendtype == y->sendtype &&
+           x->recvtype == y->recvtype && x->in_place == y->in_place &&
+           x->alias_in_place == y->alias_in_place && x->commutative == y->commutative &&
+           x->params.seg == y->params.seg && x->params.outstanding == y->params.outstanding;
+}
+
+static struct nbc_request *cache_take(const struct coll_args *a, int alg,
+                                      unsigned long long serial)
+{
+    struct nbc_request *found = NULL;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < NBC_CACHE && !found; i++) {
+        struct nbc_request *r = cache[i];
+        if (r && r->ctx_serial == serial && r->s->alg == alg && same_call(&r->s->args, a)) {
+            found = r;
+            cache[i] = NULL;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+static void cache_put(struct nbc_request *r)
+{
+    struct nbc_request *evicted;
+    pthread_mutex_lock(&lock);
+    evicted = cache[cache_next];
+    cache[cache_next] = r;
+    cache_next = (cache_next + 1) % NBC_CACHE;
+    pthread_mutex_unlock(&lock);
+    if (evicted)
+        release(evicted);
+}
+
 static int free_request(void *extra)
 {
-    release(extra);
+    struct nbc_request *r = extra;
+    if (r->cacheable && !r->s->err)
+        cache_put(r);
+    else
+        release(r);
     return MPI_SUCCESS;
 }
 
@@ -329,17 +398,33 @@ static int call_tag(struct comm_ctx *ctx, enum nbc_kind kind)
            (int)(__atomic_fetch_add(&ctx->nb_calls, 1, __ATOMIC_RELAXED) % CTX_TAG_NONBLOCKING);
 }
 
+/* A finished identical call's schedule, rewound and retagged, or NULL. */
+static struct nbc_request *reuse(const struct coll_args *a, struct comm_ctx *ctx, int alg,
+                                 int tag)
+{
+    struct nbc_request *r = cacheable(a) ? cache_take(a, alg, ctx->serial) : NULL;
+    if (r) {
+        sched_restart(r->s);
+        r->s->args.tag = tag;
+    }
+    return r;
+}
+
 int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc_kind kind,
               MPI_Request *req)
 {
     struct coll_args b = *a;
-    struct nbc_request *r = calloc(1, sizeof *r);
+    struct nbc_request *r;
     int err;
-    if (!r)
-        return MPI_ERR_NO_MEM;
     hooks_setup();
-    r->kind = kind;
     b.tag = call_tag(ctx, kind);
+    if (kind == NBC_NONBLOCKING && (r = reuse(&b, ctx, alg, b.tag)))
+        return (err = begin_nonblocking(r, req)) ? (release(r), err) : MPI_SUCCESS;
+    if (!(r = calloc(1, sizeof *r)))
+        return MPI_ERR_NO_MEM;
+    r->kind = kind;
+    r->ctx_serial = ctx->serial;
+    r->cacheable = kind == NBC_NONBLOCKING && cacheable(&b);
     if ((err = sched_build(&b, alg, registry_table[alg].run, &r->s))) {
         free(r);
         return err;
@@ -366,6 +451,11 @@ void nbc_finalize(void)
     }
     free(persistent);
     persistent = NULL;
+    for (int i = 0; i < NBC_CACHE; i++) {
+        if (cache[i])
+            release(cache[i]);
+        cache[i] = NULL;
+    }
     npersistent_cap = 0;
     if (self_comm != MPI_COMM_NULL)
         PMPI_Comm_free(&self_comm);

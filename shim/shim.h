@@ -66,6 +66,7 @@ struct comm_ctx {
     int tag;               /* id * CTX_TAG_SPAN: the first tag of this communicator */
     int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering */
     const char *forwarded; /* why the vendor runs this communicator's calls, or NULL */
+    unsigned long long serial; /* never reused: names the context in caches */
     unsigned nb_calls;     /* nonblocking calls so far: the next one's tag */
     unsigned persistent_inits; /* persistent inits so far: the next one's tag */
 };
