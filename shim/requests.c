@@ -7,7 +7,11 @@
  * A wait is a loop of "advance every schedule, test the user's requests
  * without blocking" while schedules are in flight, and the library's own
  * wait once none is: a collective of this process may be what a peer is
- * waiting for, whichever request the program waits on. */
+ * waiting for, whichever request the program waits on. The blocking
+ * point-to-point calls (and collshim's own blocking algorithms, which use
+ * them) do the same while schedules are in flight: their nonblocking form
+ * and such a wait. Open MPI needs none of this for progress (its progress
+ * loop calls nbc_progress); MPICH has no hook, hence these. */
 #include "shim.h"
 
 #define ALIAS_STR(name) __attribute__((alias(#name), visibility("default")))
@@ -162,3 +166,85 @@ EXPORT int PMPI_Cancel(MPI_Request *req)
     return persistent_of(*req) ? MPI_SUCCESS : vendor.cancel(req);
 }
 int MPI_Cancel(MPI_Request *) ALIAS_STR(PMPI_Cancel);
+
+/* ---- blocking point-to-point: the nonblocking form and a progressing
+ * wait while schedules are in flight ---- */
+
+EXPORT int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm)
+{
+    MPI_Request r;
+    int err;
+    ready();
+    if (!busy())
+        return vendor.send(buf, count, type, dest, tag, comm);
+    return (err = PMPI_Isend(buf, count, type, dest, tag, comm, &r)) ? err
+                                                                     : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+int MPI_Send(const void *, int, MPI_Datatype, int, int, MPI_Comm) ALIAS_STR(PMPI_Send);
+
+EXPORT int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                      MPI_Comm comm)
+{
+    MPI_Request r;
+    int err;
+    ready();
+    if (!busy())
+        return vendor.ssend(buf, count, type, dest, tag, comm);
+    return (err = PMPI_Issend(buf, count, type, dest, tag, comm, &r))
+               ? err
+               : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+int MPI_Ssend(const void *, int, MPI_Datatype, int, int, MPI_Comm) ALIAS_STR(PMPI_Ssend);
+
+EXPORT int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request r;
+    int err;
+    ready();
+    if (!busy())
+        return vendor.recv(buf, count, type, source, tag, comm, status);
+    return (err = PMPI_Irecv(buf, count, type, source, tag, comm, &r)) ? err
+                                                                       : PMPI_Wait(&r, status);
+}
+int MPI_Recv(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *) ALIAS_STR(PMPI_Recv);
+
+EXPORT int PMPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                         void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
+                         MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request r[2];
+    MPI_Status st[2];
+    int err;
+    ready();
+    if (!busy())
+        return vendor.sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
+                               rtag, comm, status);
+    if ((err = PMPI_Irecv(rbuf, rcount, rtype, source, rtag, comm, &r[0])))
+        return err;
+    if ((err = PMPI_Isend(sbuf, scount, stype, dest, stag, comm, &r[1]))) {
+        vendor.cancel(&r[0]);
+        vendor.request_free(&r[0]);
+        return err;
+    }
+    err = PMPI_Waitall(2, r, st);
+    if (status != MPI_STATUS_IGNORE)
+        *status = st[0];
+    return err == MPI_ERR_IN_STATUS ? (st[0].MPI_ERROR ? st[0].MPI_ERROR : st[1].MPI_ERROR) : err;
+}
+int MPI_Sendrecv(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int, int,
+                 MPI_Comm, MPI_Status *) ALIAS_STR(PMPI_Sendrecv);
+
+EXPORT int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    ready();
+    while (busy()) {
+        int flag = 0, err;
+        nbc_progress();
+        if ((err = PMPI_Iprobe(source, tag, comm, &flag, status)) || flag)
+            return err;
+    }
+    return vendor.probe(source, tag, comm, status);
+}
+int MPI_Probe(int, int, MPI_Comm, MPI_Status *) ALIAS_STR(PMPI_Probe);

@@ -31,6 +31,13 @@ struct vendor_table {
     int (*startall)(int, MPI_Request *);
     int (*request_free)(MPI_Request *);
     int (*cancel)(MPI_Request *);
+    /* blocking point-to-point, intercepted to make progress (requests.c) */
+    int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+    int (*ssend)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+    int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+    int (*sendrecv)(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int,
+                    int, MPI_Comm, MPI_Status *);
+    int (*probe)(int, int, MPI_Comm, MPI_Status *);
 };
 extern struct vendor_table vendor;
 /* The vendor's nonblocking / persistent collective for a call. */

@@ -29,7 +29,8 @@ static const struct {
     SYM(testany, "PMPI_Testany"), SYM(testsome, "PMPI_Testsome"),
     SYM(request_get_status, "PMPI_Request_get_status"), SYM(start, "PMPI_Start"),
     SYM(startall, "PMPI_Startall"), SYM(request_free, "PMPI_Request_free"),
-    SYM(cancel, "PMPI_Cancel"),
+    SYM(cancel, "PMPI_Cancel"), SYM(send, "PMPI_Send"), SYM(ssend, "PMPI_Ssend"),
+    SYM(recv, "PMPI_Recv"), SYM(sendrecv, "PMPI_Sendrecv"), SYM(probe, "PMPI_Probe"),
 #undef COLL_SYMS
 #undef SYM
 };
@@ -54,7 +55,8 @@ static void resolve_all(void)
         *(void **)((char *)&vendor + vendor_symbols[i].offset) = fn;
     }
     if (resolve_status == 0) {
-        struct sched_mpi own = {vendor.wait, vendor.waitall, vendor.waitany, vendor.test,
+        /* the blocking algorithms' waits advance schedules too (requests.c) */
+        struct sched_mpi own = {PMPI_Wait, PMPI_Waitall, PMPI_Waitany, vendor.test,
                                 vendor.request_free};
         sched_mpi = own;
     }
