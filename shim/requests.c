@@ -170,30 +170,31 @@ int MPI_Cancel(MPI_Request *) ALIAS_STR(PMPI_Cancel);
 /* ---- blocking point-to-point: the nonblocking form and a progressing
  * wait while schedules are in flight ---- */
 
+typedef int (*isend_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+
+static int send_progressing(isend_fn isend, const void *buf, int count, MPI_Datatype type,
+                            int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request r;
+    int err = isend(buf, count, type, dest, tag, comm, &r);
+    return err ? err : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
 EXPORT int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm)
 {
-    MPI_Request r;
-    int err;
     ready();
-    if (!busy())
-        return vendor.send(buf, count, type, dest, tag, comm);
-    return (err = PMPI_Isend(buf, count, type, dest, tag, comm, &r)) ? err
-                                                                     : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    return busy() ? send_progressing(PMPI_Isend, buf, count, type, dest, tag, comm)
+                  : vendor.send(buf, count, type, dest, tag, comm);
 }
 int MPI_Send(const void *, int, MPI_Datatype, int, int, MPI_Comm) ALIAS_STR(PMPI_Send);
 
 EXPORT int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                       MPI_Comm comm)
 {
-    MPI_Request r;
-    int err;
     ready();
-    if (!busy())
-        return vendor.ssend(buf, count, type, dest, tag, comm);
-    return (err = PMPI_Issend(buf, count, type, dest, tag, comm, &r))
-               ? err
-               : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    return busy() ? send_progressing(PMPI_Issend, buf, count, type, dest, tag, comm)
+                  : vendor.ssend(buf, count, type, dest, tag, comm);
 }
 int MPI_Ssend(const void *, int, MPI_Datatype, int, int, MPI_Comm) ALIAS_STR(PMPI_Ssend);
 
