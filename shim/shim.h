@@ -74,8 +74,8 @@ struct comm_ctx {
     int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering */
     const char *forwarded; /* why the vendor runs this communicator's calls, or NULL */
     unsigned long long serial; /* never reused: names the context in caches */
-    unsigned nb_calls;     /* nonblocking calls so far: the next one's tag */
-    unsigned persistent_inits; /* persistent inits so far: the next one's tag */
+    unsigned long long nb_calls; /* nonblocking calls so far: the next one's tag */
+    unsigned long long persistent_inits; /* persistent inits so far: the next one's tag */
 };
 /* The context of comm, created at its first collective (collective over
  * comm: every rank must call it at the same collective). */
