@@ -159,7 +159,11 @@ static void finish(struct nbc_request *r)
         PMPI_Grequest_complete(r->user);
         return;
     }
-    PMPI_Send(NULL, 0, MPI_BYTE, 0, r->done_tag, self_comm);
+    /* A failed schedule sends one byte too many: the user's wait on the
+     * 0-byte receive then fails (MPI_ERR_TRUNCATE) instead of succeeding;
+     * the real error went to the communicator's handler above. */
+    char one = 0;
+    PMPI_Send(&one, err ? 1 : 0, MPI_BYTE, 0, r->done_tag, self_comm);
     if (r->free_when_done)
         release(r);
 }
