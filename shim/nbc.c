@@ -216,15 +216,21 @@ static int query_status(void *extra, MPI_Status *status)
 static struct nbc_request *cache[NBC_CACHE];
 static int cache_next;
 
+/* Only the types a call uses are looked at: an unused type argument may be
+ * anything (gather's recvtype at a non-root), so the rooted gather and
+ * scatter, whose significant types differ by rank, are not reused. */
 static int cacheable(const struct coll_args *a)
 {
     switch (a->coll) {
-    case COLL_gatherv: case COLL_scatterv: case COLL_allgatherv: case COLL_alltoallv:
-    case COLL_alltoallw: case COLL_reduce_scatter:
-        return 0;
+    case COLL_barrier:
+        return 1;
+    case COLL_bcast: case COLL_reduce: case COLL_allreduce: case COLL_reduce_scatter_block:
+    case COLL_scan: case COLL_exscan:
+        return type_is_named(a->datatype);
+    case COLL_allgather: case COLL_alltoall:
+        return (a->in_place || type_is_named(a->sendtype)) && type_is_named(a->recvtype);
     default:
-        return type_is_named(a->datatype) && type_is_named(a->sendtype) &&
-               type_is_named(a->recvtype);
+        return 0;
     }
 }
 
