@@ -1,22 +1,9 @@
 /* check_call.c - see check_call.h. */
 #include "check_call.h"
+#include "pcoll.h"
 
 #include <stddef.h>
 #include <string.h>
-
-/* The persistent collectives: MPI-4 names on MPICH 4, Open MPI 4.1's
- * extension (pcollreq, same signatures) elsewhere. */
-#if defined(OPEN_MPI)
-#include <mpi-ext.h>
-#if !defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
-#error "this Open MPI has no pcollreq extension (MPIX_<Coll>_init)"
-#endif
-#define PERSISTENT_INIT(Coll) MPIX_##Coll##_init
-#elif MPI_VERSION >= 4
-#define PERSISTENT_INIT(Coll) MPI_##Coll##_init
-#else
-#error "neither MPI-4 persistent collectives nor Open MPI's MPIX_<Coll>_init"
-#endif
 
 enum check_mode check_mode = MODE_BLOCKING;
 
