@@ -57,7 +57,11 @@ int check_alg_check_disabled(void);
 int check_end(const struct check_env *env, struct check_case *c);
 
 /* Totals of this process (rank 0 prints them). */
-extern int check_passed, check_failed;
+extern int check_passed, check_failed, check_skipped;
+/* A case not run because the library the build is for is known to hang or
+ * fail there: counted; rank 0 says why the first time (every rank must
+ * skip the same cases). */
+void check_skip(const struct check_env *env, const char *why);
 
 /* The vendor's collective for reference: everything between these goes
  * straight to the MPI library. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int check_passed, check_failed;
+int check_passed, check_failed, check_skipped;
 
 struct check_env check_start(int *argc, char ***argv)
 {
@@ -57,6 +57,15 @@ void check_begin_params(const struct check_env *env, struct check_case *c, const
     snprintf(rules, sizeof rules, "%s @%s %s", coll, alg, params);
     if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS)
         check_fail(c, "collshim_tune(\"%s\") failed: %s", rules, err);
+}
+
+void check_skip(const struct check_env *env, const char *why)
+{
+    static const char *said;
+    if (env->rank == 0 && said != why)
+        fprintf(stderr, "collcheck: skipping cases: %s\n", why);
+    said = why;
+    check_skipped++;
 }
 
 void check_expect_runs(struct check_case *c, int n) { c->runs = n; }
