@@ -2,7 +2,8 @@
  *
  * collcheck runs, for every algorithm of the collectives it is asked for,
  * a matrix of cases; each case forces the algorithm with collshim_tune()
- * (the COLLSHIM_TUNE grammar), runs the collective through the shim,
+ * (the COLLSHIM_TUNE grammar), runs the collective through the shim
+ * (blocking, nonblocking or persistent: check_call.h),
  * asserts that the forced algorithm really ran (or, where its declared
  * restrictions forbid the case, that the selector fell back to the vendor),
  * and compares the result with values computed from the inputs and with
@@ -28,6 +29,7 @@ struct check_case {
     const char *coll, *alg;
     char desc[192];     /* "count=5 inplace=1 kind=minloc root=2" */
     long long calls_before;
+    int runs;           /* times the collective is called (check_expect_runs) */
     int expect_alg;     /* 1: alg must run; 0: restrictions forbid, vendor must */
     int failed;
     char why[256];
@@ -48,11 +50,18 @@ void check_expect_runs(struct check_case *c, int n);
 /* Record a mismatch (first one wins) on this rank. */
 void check_fail(struct check_case *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* 1 when NBC_NO_ALG_CHECK is set: check_end then does not assert which
+ * algorithm ran (a development aid, never set by the test scripts). */
+int check_alg_check_disabled(void);
 /* Agree over ranks, assert what ran, print and count. Returns 1 on pass. */
 int check_end(const struct check_env *env, struct check_case *c);
 
 /* Totals of this process (rank 0 prints them). */
-extern int check_passed, check_failed;
+extern int check_passed, check_failed, check_skipped;
+/* A case not run because the library the build is for is known to hang or
+ * fail there: counted; rank 0 says why the first time (every rank must
+ * skip the same cases). */
+void check_skip(const struct check_env *env, const char *why);
 
 /* The vendor's collective for reference: everything between these goes
  * straight to the MPI library. */

@@ -18,6 +18,7 @@
  * barriers with nothing in between, which must neither deadlock nor let a
  * message of one barrier complete another. */
 #include "check.h"
+#include "check_call.h"
 #include "collshim.h"
 
 #include <stdint.h>
@@ -103,18 +104,25 @@ static void gen(size_t esz, int root, int i, unsigned char *out)
     }
 }
 
+/* Sentinels, and the elements of `seed` (a root) where fill is set. */
+static void bbuf_fill(const struct layout *l, int n, int seed, int fill, unsigned char *b)
+{
+    memset(b, SENTINEL, l->total);
+    for (int i = 0; fill && i < n; i++)
+        gen(l->esz, seed, i, b + l->off + (size_t)i * l->stride);
+}
+
 static unsigned char *bbuf_new(const struct layout *l, int n, int root, int fill)
 {
     unsigned char *b = malloc(l->total);
-    memset(b, SENTINEL, l->total);
-    for (int i = 0; fill && i < n; i++)
-        gen(l->esz, root, i, b + l->off + (size_t)i * l->stride);
+    bbuf_fill(l, n, root, fill, b);
     return b;
 }
 
-/* The root's values at every element, sentinels everywhere else. */
-static void bcast_verify(struct check_case *cc, const struct layout *l, int n, int root,
-                         const unsigned char *buf)
+/* The elements of `seed` (the root, or the first start's seed), sentinels
+ * everywhere else; `when` starts the messages. */
+static void bcast_verify(struct check_case *cc, const struct layout *l, int n, int seed,
+                         const unsigned char *buf, const char *when)
 {
     unsigned char want[8];
     size_t next = 0; /* first byte not yet checked */
@@ -122,15 +130,33 @@ static void bcast_verify(struct check_case *cc, const struct layout *l, int n, i
         size_t at = l->off + (size_t)i * l->stride;
         for (; next < at && !cc->failed; next++)
             if (buf[next] != SENTINEL)
-                check_fail(cc, "byte %zu between elements was overwritten", next);
-        gen(l->esz, root, i, want);
+                check_fail(cc, "%sbyte %zu between elements was overwritten", when, next);
+        gen(l->esz, seed, i, want);
         if (memcmp(buf + at, want, l->esz))
-            check_fail(cc, "element %d differs from the root's value", i);
+            check_fail(cc, "%selement %d differs from the root's value", when, i);
         next = at + l->esz;
     }
     for (; next < l->total && !cc->failed; next++)
         if (buf[next] != SENTINEL)
-            check_fail(cc, "byte %zu outside the elements was overwritten", next);
+            check_fail(cc, "%sbyte %zu outside the elements was overwritten", when, next);
+}
+
+/* Persistent mode starts each request twice: the first start broadcasts
+ * the elements of seed root + FIRST_START_SEED, checked between the starts. */
+#define FIRST_START_SEED 1000
+
+struct bcast_restart {
+    struct check_case *cc;
+    const struct layout *l;
+    int n, root, is_root;
+    unsigned char *buf;
+};
+
+static void bcast_between_starts(void *arg)
+{
+    struct bcast_restart *r = arg;
+    bcast_verify(r->cc, r->l, r->n, r->root + FIRST_START_SEED, r->buf, "first start: ");
+    bbuf_fill(r->l, r->n, r->root, r->is_root, r->buf);
 }
 
 static void bcast_case(const struct check_env *env, const char *alg, const char *params,
@@ -148,13 +174,17 @@ static void bcast_case(const struct check_env *env, const char *alg, const char 
         check_begin(env, &cc, "bcast", alg, can, "count=%d root=%d kind=%s", n, root,
                     bkind_names[k]);
     unsigned char *buf = bbuf_new(&l, n, root, is_root), *ref = bbuf_new(&l, n, root, is_root);
-    int err = MPI_Bcast(buf, l.count, l.type, root, env->comm);
+    struct bcast_restart restart = {&cc, &l, n, root, is_root, buf};
+    if (check_call_twice(bcast_between_starts, &restart))
+        bbuf_fill(&l, n, root + FIRST_START_SEED, is_root, buf);
+    int err = mode_bcast(buf, l.count, l.type, root, env->comm);
+    check_expect_runs(&cc, check_call_runs());
     vendor_on();
     MPI_Bcast(ref, l.count, l.type, root, env->comm);
     vendor_off();
     if (err != MPI_SUCCESS)
         check_fail(&cc, "returned error %d", err);
-    bcast_verify(&cc, &l, n, root, buf);
+    bcast_verify(&cc, &l, n, root, buf, "");
     if (!cc.failed && memcmp(buf, ref, l.total))
         check_fail(&cc, "buffer differs from the vendor's result");
     check_end(env, &cc);
@@ -217,7 +247,7 @@ static void barrier_sync_case(const struct check_env *env, const char *alg, int 
     vendor_off();
     sleep_ms(2 * ((env->rank + rep) % p));
     double in = host_time();
-    int err = MPI_Barrier(env->comm);
+    int err = mode_barrier(env->comm);
     double out = host_time();
     vendor_on();
     MPI_Allgather(&in, 1, MPI_DOUBLE, entries, 1, MPI_DOUBLE, env->comm);
@@ -232,20 +262,25 @@ static void barrier_sync_case(const struct check_env *env, const char *alg, int 
     free(entries);
 }
 
-/* n barriers back to back; a rotating rank dawdles before some of them. */
+static void nothing_between(void *arg) { (void)arg; }
+
+/* n barriers back to back (persistent mode: each request started twice in
+ * a row); a rotating rank dawdles before some of them. */
 static void barrier_burst_case(const struct check_env *env, const char *alg, int can, int n)
 {
     struct check_case cc;
-    int err = MPI_SUCCESS;
+    int err = MPI_SUCCESS, runs = 0;
     check_begin(env, &cc, "barrier", alg, can, "consecutive=%d", n);
     for (int i = 0; i < n && !err; i++) {
         if (i % 8 == 3 && env->rank == i % env->size)
             sleep_ms(1);
-        err = MPI_Barrier(env->comm);
+        check_call_twice(nothing_between, NULL);
+        err = mode_barrier(env->comm);
+        runs += check_call_runs();
     }
     if (err != MPI_SUCCESS)
         check_fail(&cc, "returned error %d", err);
-    check_expect_runs(&cc, n);
+    check_expect_runs(&cc, runs);
     check_end(env, &cc);
 }
 

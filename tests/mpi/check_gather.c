@@ -20,6 +20,7 @@
  * irrelevant are wrong on purpose. Expected images are computed from the
  * inputs; the vendor's result (never in place) must match too. */
 #include "check.h"
+#include "check_call.h"
 #include "collshim.h"
 
 #include <stdio.h>
@@ -82,7 +83,11 @@ static size_t side_ints(const struct side *s, size_t elems)
     return s->strided ? 3 * n + 2 : (n ? n : 1);
 }
 
-static int val(int r, int j) { return (r + 1) * 1000000 + j; }
+/* Persistent mode's first start of a request sends other values: val_salt
+ * is then nonzero (see restart_between). */
+static int val_salt;
+
+static int val(int r, int j) { return (r + 1) * 1000000 + j + val_salt * 7777; }
 
 /* ---- block layouts of the wide side, in wide elements ---- */
 struct layout {
@@ -153,9 +158,32 @@ static int *sentinel_ints(size_t n)
     return b;
 }
 
+/* The contents of this rank's buffers: inputs (of the current val_salt),
+ * sentinels elsewhere, and a copy of the send side. */
+static void fill(const struct check_env *env, const struct gcase *g, struct bufs *b)
+{
+    int me = env->rank, p = env->size;
+    for (size_t i = 0; i < b->nn; i++)
+        b->narrow[i] = SENTINEL;
+    if (g->kind != K_SCATTER)
+        fill_block(b->narrow, &b->ns, 0, me, b->block_ints);
+    for (size_t i = 0; b->wide && i < b->wn; i++)
+        b->wide[i] = SENTINEL;
+    if (b->wide && g->kind == K_SCATTER)
+        for (int r = 0; r < p; r++)
+            fill_block(b->wide, &b->ws, g->lay.displs[r], r, block_ints(g, &b->ws, r));
+    if (b->wide && g->in_place && g->kind != K_SCATTER)
+        fill_block(b->wide, &b->ws, g->lay.displs[me], me, b->block_ints);
+    /* The send side must come back unchanged. */
+    int *in = g->kind == K_SCATTER ? b->wide : b->narrow;
+    size_t inn = g->kind == K_SCATTER ? b->wn : b->nn;
+    if (in && b->input_copy)
+        memcpy(b->input_copy, in, inn * sizeof(int));
+}
+
 static void setup(const struct check_env *env, const struct gcase *g, struct bufs *b)
 {
-    int me = env->rank, allg = g->kind == K_ALLGATHER, p = env->size;
+    int me = env->rank, allg = g->kind == K_ALLGATHER;
     memset(b, 0, sizeof *b);
     b->ws = wide_side(g->m, me, allg);
     b->ns = narrow_side(g->m, me, allg);
@@ -164,21 +192,14 @@ static void setup(const struct check_env *env, const struct gcase *g, struct buf
     b->nn = side_ints(&b->ns, (size_t)b->block_ints);
     b->wn = side_ints(&b->ws, (size_t)g->lay.elems);
     b->narrow = sentinel_ints(b->nn);
-    if (g->kind != K_SCATTER)
-        fill_block(b->narrow, &b->ns, 0, me, b->block_ints);
     b->wide = b->holds_wide ? sentinel_ints(b->wn) : NULL;
-    if (b->wide && g->kind == K_SCATTER)
-        for (int r = 0; r < p; r++)
-            fill_block(b->wide, &b->ws, g->lay.displs[r], r, block_ints(g, &b->ws, r));
-    if (b->wide && g->in_place && g->kind != K_SCATTER)
-        fill_block(b->wide, &b->ws, g->lay.displs[me], me, b->block_ints);
     /* The vendor's reference lands where this rank's result does. */
     b->ref = sentinel_ints(g->kind == K_SCATTER ? b->nn : b->holds_wide ? b->wn : 1);
-    /* The send side must come back unchanged. */
-    int *in = g->kind == K_SCATTER ? b->wide : b->narrow;
+    int has_input = g->kind == K_SCATTER ? b->wide != NULL : 1;
     size_t inn = g->kind == K_SCATTER ? b->wn : b->nn;
-    if (in && (b->input_copy = malloc(inn * sizeof(int))))
-        memcpy(b->input_copy, in, inn * sizeof(int));
+    if (has_input)
+        b->input_copy = malloc(inn * sizeof(int));
+    fill(env, g, b);
 }
 
 static void teardown(struct bufs *b)
@@ -186,9 +207,10 @@ static void teardown(struct bufs *b)
     free(b->wide); free(b->narrow); free(b->ref); free(b->image); free(b->input_copy);
 }
 
-/* The collective with this rank's arguments; in_place only when asked. */
+/* The collective with this rank's arguments; in_place only when asked.
+ * under_test: in the matrix's mode, else MPI_<Coll> (the vendor's reference). */
 static int call(const struct check_env *env, const struct gcase *g, struct bufs *b,
-                int in_place, int *result)
+                int in_place, int *result, int under_test)
 {
     int me = env->rank, root = g->root, is_root = me == root, c = g->c;
     int ip = in_place && (g->kind == K_ALLGATHER || is_root);
@@ -203,18 +225,24 @@ static int call(const struct check_env *env, const struct gcase *g, struct bufs 
     switch (g->kind) {
     case K_GATHER:
         if (g->v)
-            return MPI_Gatherv(nsend, ncount, ntype, result, counts, displs, wt, root, comm);
-        return MPI_Gather(nsend, ncount, ntype, result, is_root ? c : 0, wt, root, comm);
+            return (under_test ? mode_gatherv : MPI_Gatherv)(nsend, ncount, ntype, result,
+                                                             counts, displs, wt, root, comm);
+        return (under_test ? mode_gather : MPI_Gather)(nsend, ncount, ntype, result,
+                                                       is_root ? c : 0, wt, root, comm);
     case K_SCATTER: {
         void *rbuf = ip ? MPI_IN_PLACE : result;
         if (g->v)
-            return MPI_Scatterv(b->wide, counts, displs, wt, rbuf, ncount, ntype, root, comm);
-        return MPI_Scatter(b->wide, is_root ? c : 0, wt, rbuf, ncount, ntype, root, comm);
+            return (under_test ? mode_scatterv : MPI_Scatterv)(b->wide, counts, displs, wt,
+                                                               rbuf, ncount, ntype, root, comm);
+        return (under_test ? mode_scatter : MPI_Scatter)(b->wide, is_root ? c : 0, wt, rbuf,
+                                                         ncount, ntype, root, comm);
     }
     default:
         if (g->v)
-            return MPI_Allgatherv(nsend, ncount, ntype, result, counts, displs, wt, comm);
-        return MPI_Allgather(nsend, ncount, ntype, result, c, wt, comm);
+            return (under_test ? mode_allgatherv : MPI_Allgatherv)(nsend, ncount, ntype, result,
+                                                                   counts, displs, wt, comm);
+        return (under_test ? mode_allgather : MPI_Allgather)(nsend, ncount, ntype, result, c, wt,
+                                                             comm);
     }
 }
 
@@ -241,12 +269,12 @@ static int *expected_image(const struct check_env *env, const struct gcase *g, s
 }
 
 static void compare_ints(struct check_case *cc, const int *got, const int *want, size_t n,
-                         const char *what)
+                         const char *when, const char *what)
 {
     for (size_t i = 0; i < n; i++)
         if (got[i] != want[i]) {
-            check_fail(cc, "int %zu of %zu: got %d, %s %d%s", i, n, got[i], what, want[i],
-                       want[i] == SENTINEL ? " (must stay untouched)" : "");
+            check_fail(cc, "%sint %zu of %zu: got %d, %s %d%s", when, i, n, got[i], what,
+                       want[i], want[i] == SENTINEL ? " (must stay untouched)" : "");
             return;
         }
 }
@@ -266,20 +294,40 @@ static int vendor_usable(const struct check_env *env, const struct gcase *g)
     return g->m == T_INT || g->m == T_STRIDED || env->size == 1;
 }
 
+/* The result against the image computed from the inputs and, when
+ * with_vendor, against the vendor's; `when` starts the messages. */
 static void verify(const struct check_env *env, struct check_case *cc, const struct gcase *g,
-                   struct bufs *b)
+                   struct bufs *b, int with_vendor, const char *when)
 {
     size_t n = 0;
     int *result = g->kind == K_SCATTER ? b->narrow : b->wide;
     int *in = g->kind == K_SCATTER ? b->wide : b->narrow;
     size_t inn = g->kind == K_SCATTER ? b->wn : b->nn;
     if (in && b->input_copy && memcmp(in, b->input_copy, inn * sizeof(int)))
-        check_fail(cc, "the send buffer was modified");
+        check_fail(cc, "%sthe send buffer was modified", when);
+    free(b->image);
     if (!(b->image = expected_image(env, g, b, &n)))
         return;
-    compare_ints(cc, result, b->image, n, "computed from the inputs");
-    if (vendor_usable(env, g))
-        compare_ints(cc, result, b->ref, n, "the vendor's");
+    compare_ints(cc, result, b->image, n, when, "computed from the inputs");
+    if (with_vendor && vendor_usable(env, g))
+        compare_ints(cc, result, b->ref, n, when, "the vendor's");
+}
+
+/* Persistent mode starts each request twice: first on other values
+ * (val_salt 1), checked between the starts, then on the usual ones. */
+struct gather_restart {
+    const struct check_env *env;
+    struct check_case *cc;
+    const struct gcase *g;
+    struct bufs *b;
+};
+
+static void restart_between(void *arg)
+{
+    struct gather_restart *r = arg;
+    verify(r->env, r->cc, r->g, r->b, 0, "first start: ");
+    val_salt = 0;
+    fill(r->env, r->g, r->b);
 }
 
 /* Throttled algorithms: a window of 1, 2 or 3 requests (cycling with the
@@ -309,13 +357,17 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
                 g->c, g->in_place, tmode_names[g->m], allg ? -1 : g->root,
                 g->v ? pattern_names[g->pat] : "even");
     force_window(&cc, g, alg);
+    struct gather_restart restart = {env, &cc, g, &b};
+    val_salt = check_call_twice(restart_between, &restart);
     setup(env, g, &b);
     int *result = g->kind == K_SCATTER ? b.narrow : b.wide;
-    int err = call(env, g, &b, g->in_place, result);
+    int err = call(env, g, &b, g->in_place, result, 1);
+    check_expect_runs(&cc, check_call_runs());
+    val_salt = 0;
     int verr = MPI_SUCCESS;
     if (vendor_usable(env, g)) {
         vendor_on();
-        verr = call(env, g, &b, 0, b.ref);
+        verr = call(env, g, &b, 0, b.ref, 0);
         vendor_off();
     }
     if (err != MPI_SUCCESS)
@@ -323,7 +375,7 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
     else if (verr != MPI_SUCCESS)
         check_fail(&cc, "the vendor's reference returned error %d", verr);
     else
-        verify(env, &cc, g, &b);
+        verify(env, &cc, g, &b, 1, "");
     check_end(env, &cc);
     teardown(&b);
 }

@@ -8,6 +8,7 @@
  * are computed from the inputs; the vendor's result is compared too (except
  * int8: Open MPI 4.1.4's AVX kernels saturate, ompi#8045). */
 #include "check.h"
+#include "check_call.h"
 #include "collshim.h"
 
 #include <math.h>
@@ -232,19 +233,32 @@ struct red_call {
     int *counts;    /* reduce_scatter: per-rank counts; block: all equal */
 };
 
+/* The collective under test (in the matrix's mode) or the vendor's
+ * reference (blocking, between vendor_on and vendor_off). */
 static int call_coll(const struct check_env *env, const struct red_call *c, void *sbuf,
-                     void *rbuf)
+                     void *rbuf, int under_test)
 {
     MPI_Datatype t = kind_type(c->k);
     MPI_Op op = kind_op(c->k);
+    MPI_Comm comm = env->comm;
     const char *s = c->coll;
-    if (!strcmp(s, "allreduce")) return MPI_Allreduce(sbuf, rbuf, c->n, t, op, env->comm);
-    if (!strcmp(s, "reduce")) return MPI_Reduce(sbuf, rbuf, c->n, t, op, c->root, env->comm);
-    if (!strcmp(s, "scan")) return MPI_Scan(sbuf, rbuf, c->n, t, op, env->comm);
-    if (!strcmp(s, "exscan")) return MPI_Exscan(sbuf, rbuf, c->n, t, op, env->comm);
+    if (!strcmp(s, "allreduce"))
+        return under_test ? mode_allreduce(sbuf, rbuf, c->n, t, op, comm)
+                          : MPI_Allreduce(sbuf, rbuf, c->n, t, op, comm);
+    if (!strcmp(s, "reduce"))
+        return under_test ? mode_reduce(sbuf, rbuf, c->n, t, op, c->root, comm)
+                          : MPI_Reduce(sbuf, rbuf, c->n, t, op, c->root, comm);
+    if (!strcmp(s, "scan"))
+        return under_test ? mode_scan(sbuf, rbuf, c->n, t, op, comm)
+                          : MPI_Scan(sbuf, rbuf, c->n, t, op, comm);
+    if (!strcmp(s, "exscan"))
+        return under_test ? mode_exscan(sbuf, rbuf, c->n, t, op, comm)
+                          : MPI_Exscan(sbuf, rbuf, c->n, t, op, comm);
     if (!strcmp(s, "reduce_scatter"))
-        return MPI_Reduce_scatter(sbuf, rbuf, c->counts, t, op, env->comm);
-    return MPI_Reduce_scatter_block(sbuf, rbuf, c->counts[0], t, op, env->comm);
+        return under_test ? mode_reduce_scatter(sbuf, rbuf, c->counts, t, op, comm)
+                          : MPI_Reduce_scatter(sbuf, rbuf, c->counts, t, op, comm);
+    return under_test ? mode_reduce_scatter_block(sbuf, rbuf, c->counts[0], t, op, comm)
+                      : MPI_Reduce_scatter_block(sbuf, rbuf, c->counts[0], t, op, comm);
 }
 
 /* Which elements of which input fold land in my receive buffer. */
@@ -265,24 +279,59 @@ static void my_result_shape(const struct check_env *env, const struct red_call *
 
 static int is_scatter_like(const char *coll) { return !strncmp(coll, "reduce_scatter", 14); }
 
+/* rbuf against the values computed from inputs written at `offset` (see
+ * fill_inputs) and, when ref is not NULL, against the vendor's result;
+ * `when` starts the messages. */
 static void compare(const struct check_env *env, struct check_case *cc, const struct red_call *c,
-                    void *rbuf, void *ref)
+                    void *rbuf, void *ref, int offset, const char *when)
 {
     int first, len, lo, hi;
     unsigned char want[32];
     my_result_shape(env, c, &first, &len, &lo, &hi);
     for (int j = 0; j < len && !cc->failed; j++) {
-        expected(c->k, lo, hi, first + j, want);
+        expected(c->k, lo, hi, offset + first + j, want);
         if (!close_enough(c->k, elem(c->k, rbuf, j), want))
-            check_fail(cc, "element %d differs from the value computed from the inputs", j);
-        else if (kinds[c->k].vendor_comparable && !close_enough(c->k, elem(c->k, rbuf, j), elem(c->k, ref, j)))
-            check_fail(cc, "element %d differs from the vendor's result", j);
+            check_fail(cc, "%selement %d differs from the value computed from the inputs", when, j);
+        else if (ref && kinds[c->k].vendor_comparable &&
+                 !close_enough(c->k, elem(c->k, rbuf, j), elem(c->k, ref, j)))
+            check_fail(cc, "%selement %d differs from the vendor's result", when, j);
     }
     int rlen = is_scatter_like(c->coll) && c->in_place ? c->n : len;
     if (!strcmp(c->coll, "exscan") && c->in_place && env->rank == 0)
         rlen = c->n; /* rank 0's recvbuf keeps its input, untouched */
     if (!gaps_intact(c->k, rbuf, rlen))
-        check_fail(cc, "bytes between strided elements were overwritten");
+        check_fail(cc, "%sbytes between strided elements were overwritten", when);
+}
+
+/* The inputs of one run, elements shifted by `offset`: the send buffer,
+ * and the receive buffer (its input when in place, sentinels otherwise). */
+static void write_inputs(const struct red_call *c, int rank, int me_in_place, void *sbuf,
+                         void *rbuf, int rn, int offset)
+{
+    fill_inputs(c->k, sbuf, c->n, rank, offset);
+    memset(rbuf, SENTINEL, kbuf_bytes(c->k, rn));
+    if (me_in_place)
+        fill_inputs(c->k, rbuf, c->n, rank, offset);
+}
+
+/* Persistent mode starts each request twice: first on inputs shifted by
+ * FIRST_START_OFFSET elements, checked between the starts, then on the
+ * matrix's usual inputs, checked as in the other modes. */
+#define FIRST_START_OFFSET 3
+
+struct red_restart {
+    const struct check_env *env;
+    struct check_case *cc;
+    const struct red_call *c;
+    void *sbuf, *rbuf;
+    int rn, me_in_place;
+};
+
+static void between_starts(void *arg)
+{
+    struct red_restart *r = arg;
+    compare(r->env, r->cc, r->c, r->rbuf, NULL, FIRST_START_OFFSET, "first start: ");
+    write_inputs(r->c, r->env->rank, r->me_in_place, r->sbuf, r->rbuf, r->rn, 0);
 }
 
 static void run_case(const struct check_env *env, const char *alg, const struct red_call *c)
@@ -299,22 +348,22 @@ static void run_case(const struct check_env *env, const char *alg, const struct 
                                          key_in_place);
     check_begin(env, &cc, c->coll, alg, can, "count=%d inplace=%d kind=%s root=%d", c->n,
                 c->in_place, kinds[c->k].name, c->root);
-    fill_inputs(c->k, sbuf, c->n, env->rank, 0);
-    memset(rbuf, SENTINEL, kbuf_bytes(c->k, rn));
-    memset(ref, SENTINEL, kbuf_bytes(c->k, rn));
     int me_in_place = c->in_place && (strcmp(c->coll, "reduce") || env->rank == c->root);
-    if (me_in_place)
-        fill_inputs(c->k, rbuf, c->n, env->rank, 0);
-    int err = call_coll(env, c, me_in_place ? MPI_IN_PLACE : sbuf, rbuf);
+    struct red_restart restart = {env, &cc, c, sbuf, rbuf, rn, me_in_place};
+    int twice = check_call_twice(between_starts, &restart);
+    write_inputs(c, env->rank, me_in_place, sbuf, rbuf, rn, twice ? FIRST_START_OFFSET : 0);
+    memset(ref, SENTINEL, kbuf_bytes(c->k, rn));
+    int err = call_coll(env, c, me_in_place ? MPI_IN_PLACE : sbuf, rbuf, 1);
+    check_expect_runs(&cc, check_call_runs());
     /* The vendor's reference, never in place (MPICH 4.0.2 crashes in place
      * at a non-zero root for some counts). */
     vendor_on();
-    call_coll(env, c, sbuf, ref);
+    call_coll(env, c, sbuf, ref, 0);
     vendor_off();
     if (err != MPI_SUCCESS)
         check_fail(&cc, "returned error %d", err);
     else
-        compare(env, &cc, c, rbuf, ref);
+        compare(env, &cc, c, rbuf, ref, 0, "");
     if (!strcmp(c->coll, "allreduce") && (c->k == K_DBL_ROUND || c->k == K_DBL_EXACT) &&
         !same_on_all_ranks(env, rbuf, kinds[c->k].esz * (size_t)c->n))
         check_fail(&cc, "allreduce result is not bitwise identical on every rank");

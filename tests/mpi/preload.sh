@@ -2,26 +2,37 @@
 # preload.sh - unmodified binaries under LD_PRELOAD: a C program and Fortran
 # programs (mpif.h, use mpi, use mpi_f08) built with the vendor's wrappers
 # and not linked to collshim run the shim's algorithms (shown by the
-# verbose line) with right results; a build for the other MPI stops at
-# MPI_Init with one line saying which MPI it was built for.
+# verbose line) with right results; so do Fortran programs that use only
+# nonblocking collectives (MPI_IALLREDUCE, MPI_IBCAST with MPI_WAIT and
+# MPI_WAITALL): every verbose line about allreduce or bcast comes from a
+# nonblocking call there. A build for the other MPI stops at MPI_Init with
+# one line saying which MPI it was built for.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 dir="$TOP_BUILDDIR/tests/mpi"
 log=$(mktemp)
 pre="LD_PRELOAD=$LIBCOLLSHIM"
 tune="COLLSHIM_TUNE=allreduce @recursive_doubling"
+nbc_tune="COLLSHIM_TUNE=allreduce 0-1024 @recursive_doubling; allreduce 1024-inf @ring; bcast @pipeline seg=256"
 
-# The Fortran programs, built here with the vendor's wrapper; the `use mpi`
-# one is the mpif.h one with the module instead of the include.
+# The `use mpi` program of an mpif.h one: the module instead of the include.
+use_mpi_variant() {
+    local from=$1 to=$2
+    sed -e "/^  include 'mpif.h'$/d" -e "s/^program $from\$/&\n  use mpi/" \
+        -e "s/$from/$to/g" -e 's/using mpif.h/using the mpi module/' "$TOP_SRCDIR/tests/mpi/$from.f90" \
+        >"$dir/$to.f90"
+}
+
+# The Fortran programs, built here with the vendor's wrapper.
 progs=(plain_c)
 if command -v "$MPIFORT" >/dev/null; then
-    sed -e "/^  include 'mpif.h'$/d" -e 's/^program fortran_mpif$/&\n  use mpi/' \
-        -e 's/fortran_mpif/fortran_use_mpi/g' -e 's/using mpif.h/using the mpi module/' "$TOP_SRCDIR/tests/mpi/fortran_mpif.f90" \
-        >"$dir/fortran_use_mpi.f90"
-    for f in fortran_mpif fortran_use_mpi fortran_f08; do
+    use_mpi_variant fortran_mpif fortran_use_mpi
+    use_mpi_variant fortran_nbc_mpif fortran_nbc_use_mpi
+    for f in fortran_mpif fortran_use_mpi fortran_f08 fortran_nbc_mpif fortran_nbc_use_mpi \
+        fortran_nbc_f08; do
         src="$TOP_SRCDIR/tests/mpi/$f.f90"
         [ -f "$src" ] || src="$dir/$f.f90"
         # gfortran >= 10 rejects mpif.h's untyped buffers without this flag.
-        flags=(); [ "$f" = fortran_mpif ] && flags=(-fallow-argument-mismatch)
+        flags=(); [ "${f%_mpif}" != "$f" ] && flags=(-fallow-argument-mismatch)
         if (cd "$dir" && "$MPIFORT" "${flags[@]}" -o "$f" "$src" 2>"$log.build"); then progs+=("$f")
         else FAILED=$((FAILED + 1)); echo "FAIL building $f"; cat "$log.build"; fi
     done
@@ -32,10 +43,21 @@ fi
 for p in "${progs[@]}"; do
     expect "$p is not linked to collshim" bash -c "! ldd '$dir/$p' 2>/dev/null | grep -q collshim"
     for np in 2 3; do
-        mpi_run "$np" "$pre" "COLLSHIM_VERBOSE=1" "$tune" -- "$dir/$p" >"$log" 2>&1
+        if [ "${p#fortran_nbc_}" = "$p" ]; then
+            mpi_run "$np" "$pre" "COLLSHIM_VERBOSE=1" "$tune" -- "$dir/$p" >"$log" 2>&1
+            expect "$p np=$np under LD_PRELOAD: right results" grep -q "$p: ok (np=$np)" "$log"
+            expect "$p np=$np under LD_PRELOAD: the shim's allreduce ran" \
+                grep -q "collshim: allreduce np=$np bytes=.* -> recursive_doubling" "$log"
+            continue
+        fi
+        mpi_run "$np" "$pre" "COLLSHIM_VERBOSE=1" "$nbc_tune" -- "$dir/$p" >"$log" 2>&1
         expect "$p np=$np under LD_PRELOAD: right results" grep -q "$p: ok (np=$np)" "$log"
-        expect "$p np=$np under LD_PRELOAD: the shim's allreduce ran" \
-            grep -q "collshim: allreduce np=$np bytes=.* -> recursive_doubling" "$log"
+        for alg in recursive_doubling ring; do
+            expect "$p np=$np under LD_PRELOAD: the shim's nonblocking allreduce ran $alg" \
+                grep -Eq "collshim: i?allreduce np=$np bytes=.* -> $alg" "$log"
+        done
+        expect "$p np=$np under LD_PRELOAD: the shim's nonblocking bcast ran pipeline" \
+            grep -Eq "collshim: i?bcast np=$np bytes=.* -> pipeline" "$log"
     done
 done
 

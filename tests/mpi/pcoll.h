@@ -1,0 +1,23 @@
+/* pcoll.h - the name of the persistent collectives' init functions:
+ * PERSISTENT_INIT(Allreduce) is MPI_Allreduce_init on an MPI-4 library
+ * (MPICH 4) and MPIX_Allreduce_init, from Open MPI 4.1's pcollreq
+ * extension in <mpi-ext.h>, on Open MPI; both take MPI-4's arguments (an
+ * MPI_Info before the request). */
+#ifndef PCOLL_H
+#define PCOLL_H
+
+#include <mpi.h>
+
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#if !defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#error "this Open MPI has no pcollreq extension (MPIX_<Coll>_init)"
+#endif
+#define PERSISTENT_INIT(Coll) MPIX_##Coll##_init
+#elif MPI_VERSION >= 4
+#define PERSISTENT_INIT(Coll) MPI_##Coll##_init
+#else
+#error "neither MPI-4 persistent collectives nor Open MPI's MPIX_<Coll>_init"
+#endif
+
+#endif
