@@ -219,8 +219,24 @@ static void verbose_forward(const struct comm_ctx *ctx)
  * every rank fails on every rank and no rank is left waiting. */
 enum route { ROUTE_NATIVE, ROUTE_VENDOR, ROUTE_ERROR, ROUTE_BROKEN };
 
+/* COLLSHIM_VERBOSE: once, that a nonblocking call met a communicator
+ * without a context. */
+static void verbose_no_context(const struct coll_args *a)
+{
+    static int said;
+    if (a->rank == 0 && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "collshim: a nonblocking collective is the first collective on a "
+                        "communicator of %d ranks: the vendor runs it; collshim runs them from "
+                        "the communicator's first blocking collective on\n", a->size);
+}
+
+/* may_agree: a blocking call may make the context (a blocking agreement).
+ * A nonblocking or persistent call must not block until the other members
+ * call it, so on a communicator without a context it goes to the vendor;
+ * every rank decides alike, since contexts are made at the same blocking
+ * collective everywhere (MPI_COMM_WORLD's in MPI_Init). */
 static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx **ctxp,
-                             int *err)
+                             int may_agree, int *err)
 {
     struct comm_ctx *ctx;
     a->user_comm = comm;
@@ -236,13 +252,22 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
     } else {
         int inter = 0;
         PMPI_Comm_test_inter(comm, &inter);
+        if (inter && !may_agree)
+            return ROUTE_VENDOR;
         if (inter)
             return (*err = ctx_get(comm, &ctx)) ? ROUTE_ERROR : ROUTE_VENDOR;
         PMPI_Comm_rank(comm, &a->rank);
         PMPI_Comm_size(comm, &a->size);
     }
     fill_call_facts(a);
-    if ((*err = validate_args(a)) || (!ctx && (*err = ctx_get(comm, &ctx))))
+    if ((*err = validate_args(a)))
+        return ROUTE_ERROR;
+    if (!ctx && !may_agree) {
+        if (shim_cfg.verbose)
+            verbose_no_context(a);
+        return ROUTE_VENDOR;
+    }
+    if (!ctx && (*err = ctx_get(comm, &ctx)))
         return ROUTE_ERROR;
     if (ctx->forwarded) {
         if (shim_cfg.verbose)
@@ -260,7 +285,7 @@ int shim_collective(struct coll_args *a, MPI_Comm comm)
 {
     struct comm_ctx *ctx = NULL;
     int err = MPI_SUCCESS;
-    switch (route_call(a, comm, &ctx, &err)) {
+    switch (route_call(a, comm, &ctx, 1, &err)) {
     case ROUTE_BROKEN: return err;
     case ROUTE_ERROR: return dispatch_raise(a, err);
     case ROUTE_VENDOR: return vendor_run(a);
@@ -276,7 +301,7 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
 {
     struct comm_ctx *ctx = NULL;
     int err = MPI_SUCCESS;
-    switch (route_call(a, comm, &ctx, &err)) {
+    switch (route_call(a, comm, &ctx, 0, &err)) {
     case ROUTE_BROKEN: return err;
     case ROUTE_ERROR: return dispatch_raise(a, err);
     case ROUTE_VENDOR:
