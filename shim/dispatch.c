@@ -309,9 +309,11 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
     default: break;
     }
     struct tune_choice choice = dispatch_select(a, 1);
+    if (registry_table[choice.alg].run == vendor_run && kind == NBC_PERSISTENT)
+        return nbc_vendor_persistent(a, choice.alg, info, req);
     if (registry_table[choice.alg].run == vendor_run) {
         dispatch_count(choice.alg);
-        return kind == NBC_PERSISTENT ? vendor_init(a, info, req) : vendor_start(a, req);
+        return vendor_start(a, req);
     }
     err = nbc_begin(a, ctx, choice.alg, kind, req);
     return dispatch_raise(a, err);

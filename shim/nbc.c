@@ -31,7 +31,8 @@
 #include <time.h>
 
 struct nbc_request {
-    struct sched *s;
+    struct sched *s;        /* NULL: a persistent request of the vendor's (vendor_alg) */
+    int vendor_alg;
     MPI_Request user;       /* what the user holds */
     enum nbc_kind kind;
     int active;             /* started and not finished */
@@ -360,6 +361,10 @@ struct nbc_request *nbc_persistent_find(MPI_Request req)
 int nbc_persistent_start(struct nbc_request *r)
 {
     int err;
+    if (!r->s) { /* the vendor's: counted like collshim's own, then started */
+        dispatch_count(r->vendor_alg);
+        return vendor.start(&r->user);
+    }
     if (r->active)
         return MPI_ERR_REQUEST;
     if ((err = vendor.start(&r->user)))
@@ -395,6 +400,31 @@ int nbc_persistent_free(struct nbc_request *r, MPI_Request *req)
         release(r);
     return err;
 }
+
+/* The selector chose "vendor" for a persistent call: the vendor's request,
+ * remembered so that each MPI_Start counts as a run of it. */
+int nbc_vendor_persistent(const struct coll_args *a, int alg, MPI_Info info, MPI_Request *req)
+{
+    struct nbc_request *r = calloc(1, sizeof *r);
+    int err;
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    if ((err = vendor_init(a, info, req))) {
+        free(r);
+        return err;
+    }
+    r->kind = NBC_PERSISTENT;
+    r->vendor_alg = alg;
+    r->user = *req;
+    pthread_mutex_lock(&lock);
+    err = remember(r);
+    pthread_mutex_unlock(&lock);
+    if (err)
+        free(r);
+    return MPI_SUCCESS;
+}
+
+int nbc_persistent_is_vendor(const struct nbc_request *r) { return r->s == NULL; }
 
 /* ---- the start of it all ---- */
 

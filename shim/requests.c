@@ -163,7 +163,8 @@ int MPI_Request_free(MPI_Request *) ALIAS_STR(PMPI_Request_free);
 EXPORT int PMPI_Cancel(MPI_Request *req)
 {
     ready();
-    return persistent_of(*req) ? MPI_SUCCESS : vendor.cancel(req);
+    struct nbc_request *r = persistent_of(*req);
+    return r && !nbc_persistent_is_vendor(r) ? MPI_SUCCESS : vendor.cancel(req);
 }
 int MPI_Cancel(MPI_Request *) ALIAS_STR(PMPI_Cancel);
 

@@ -141,6 +141,9 @@ extern int nbc_active;
 struct nbc_request *nbc_persistent_find(MPI_Request req);
 int nbc_persistent_start(struct nbc_request *r);
 int nbc_persistent_free(struct nbc_request *r, MPI_Request *req);
+/* A vendor persistent request whose starts count as runs of row alg. */
+int nbc_vendor_persistent(const struct coll_args *a, int alg, MPI_Info info, MPI_Request *req);
+int nbc_persistent_is_vendor(const struct nbc_request *r);
 extern int nbc_persistent_count;
 void nbc_finalize(void);
 
