@@ -9,7 +9,11 @@
 # modes add is the request machinery around them. On an idle machine the
 # --quick matrix takes 0.5-3 s per launch on Open MPI (np 1-8) and on
 # MPICH under 1 s at np 1-2 but about 2 minutes at np 3 (3 busy-polling
-# ranks on 2 cores), so MPICH runs persistent mode at np 1-2 only.
+# ranks on 2 cores), so MPICH runs persistent mode at np 2 only: at np=1
+# MPICH 4.0.2's own MPI_Allgather_init (which runs there: neighbor_exchange
+# needs an even np) corrupts datatype state on the count=0 derived-type
+# cases (a yaksa assertion, or a crash in the next MPI_Type_get_envelope),
+# with or without collshim.
 #   COLLCHECK_SIZES   communicator sizes, for every mode
 #   COLLCHECK_MODES   modes to run (default: blocking nonblocking persistent)
 #   COLLCHECK_ARGS    more collcheck arguments (--coll bcast, --alg ring)
@@ -17,7 +21,7 @@
 if [ "$FLAVOUR" = openmpi ]; then
     blocking_sizes="1 2 3 4 5 7 8" nonblocking_sizes="1 2 3 4 5 7 8" persistent_sizes="1 2 3 4 5 7 8"
 else
-    blocking_sizes="1 2 3 4" nonblocking_sizes="1 2 3" persistent_sizes="1 2"
+    blocking_sizes="1 2 3 4" nonblocking_sizes="1 2 3" persistent_sizes="2"
 fi
 log=$(mktemp)
 for mode in ${COLLCHECK_MODES:-blocking nonblocking persistent}; do
