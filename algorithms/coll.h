@@ -100,6 +100,7 @@ struct coll_key {
     unsigned predefined_op : 1;
     unsigned in_place : 1;
     unsigned nonblocking : 1; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
+    unsigned sub : 1;         /* a step of a composed algorithm (common/sub.h) */
 };
 
 /* What an algorithm needs of a call; the selector skips rules whose
@@ -112,6 +113,9 @@ enum alg_restriction {
     ALG_NO_IN_PLACE       = 1u << 4, /* cannot run MPI_IN_PLACE */
     ALG_NEEDS_PREDEFINED  = 1u << 5, /* op must be predefined */
     ALG_NEEDS_IN_PLACE    = 1u << 6, /* the in-place path of a collective */
+    ALG_NEEDS_CONTEXT     = 1u << 7, /* runs on the caller's communicator and its
+                                        context (vendor, levels of its nodes),
+                                        never as a step of another algorithm */
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);

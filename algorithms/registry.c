@@ -154,6 +154,9 @@
     X(allreduce, reduce_bcast, 0,                                             \
       "Cost = 2 ceil(lg p) alpha + 2 ceil(lg p) n beta + ceil(lg p) n gamma", \
       "binomial reduce to rank 0 then binomial broadcast; the baseline") \
+    X(allreduce, reduce_scatter_allgather, 0,                                 \
+      "Cost = Cost(reduce_scatter, n) + Cost(allgatherv, n), steps chosen by the tables", \
+      "composed: the selected reduce_scatter of p blocks, then the selected allgatherv") \
     X(allreduce, rabenseifner, 0,                                              \
       "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + 2n beta + n gamma if p not pow2)", \
       "recursive-halving reduce-scatter + recursive-doubling allgather, rank order; medium/long") \
@@ -223,7 +226,8 @@ NATIVE_ALGORITHMS(DECLARE)
 #undef DECLARE
 
 #define VENDOR_ROW(coll)                                                      \
-    {COLL_##coll, "vendor", vendor_run, 0, "Cost = the MPI library's choice", \
+    {COLL_##coll, "vendor", vendor_run, ALG_NEEDS_CONTEXT,                  \
+     "Cost = the MPI library's choice",                                      \
      "the MPI library's own collective on the caller's communicator"},
 #define NATIVE_ROW(coll, name, restr, cost, summary)                          \
     {COLL_##coll, #name, coll##_##name, restr, cost, summary},
@@ -278,6 +282,7 @@ static const struct {
     {ALG_NO_IN_PLACE, "not-in-place", "cannot run in place"},
     {ALG_NEEDS_PREDEFINED, "predefined-op", "needs a predefined op"},
     {ALG_NEEDS_IN_PLACE, "in-place", "only runs in place"},
+    {ALG_NEEDS_CONTEXT, "own-comm", "runs only on the caller's communicator, not as a step"},
 };
 
 static int restriction_holds(unsigned flag, const struct coll_key *k)
@@ -290,6 +295,7 @@ static int restriction_holds(unsigned flag, const struct coll_key *k)
     case ALG_NO_IN_PLACE: return !k->in_place;
     case ALG_NEEDS_PREDEFINED: return k->predefined_op;
     case ALG_NEEDS_IN_PLACE: return k->in_place;
+    case ALG_NEEDS_CONTEXT: return !k->sub;
     default: return 0;
     }
 }

@@ -19,7 +19,7 @@ static int has_op(enum coll_id c)
            c == COLL_reduce_scatter_block || c == COLL_scan || c == COLL_exscan;
 }
 
-static void fill_call_facts(struct coll_args *a)
+void dispatch_call_facts(struct coll_args *a)
 {
     a->in_place = a->sendbuf == MPI_IN_PLACE ||
                   ((a->coll == COLL_scatter || a->coll == COLL_scatterv) &&
@@ -93,9 +93,19 @@ void dispatch_count(int alg)
 
 struct tune_choice dispatch_select(struct coll_args *a, int nonblocking)
 {
+    return dispatch_select_key(a, nonblocking, 0);
+}
+
+struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int sub)
+{
     struct coll_key key = make_key(a);
     key.nonblocking = nonblocking != 0;
+    key.sub = sub != 0;
     struct tune_choice choice = tune_select(shim_cfg.tables, 3, &key);
+    if (sub && !registry_can_run(&registry_table[choice.alg], &key, NULL)) {
+        const struct tune_table *builtin = &shim_cfg.tune_builtin;
+        choice = tune_select(&builtin, 1, &key);
+    }
     a->params = choice.params;
     if (shim_cfg.verbose)
         verbose_line(a, choice.alg);
@@ -259,7 +269,7 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
         PMPI_Comm_rank(comm, &a->rank);
         PMPI_Comm_size(comm, &a->size);
     }
-    fill_call_facts(a);
+    dispatch_call_facts(a);
     if ((*err = validate_args(a)))
         return ROUTE_ERROR;
     if (!ctx && !may_agree) {

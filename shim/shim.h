@@ -104,6 +104,12 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
                      MPI_Request *req);
 /* The algorithm for a call (verbose line included); nonblocking: i-rules first. */
 struct tune_choice dispatch_select(struct coll_args *a, int nonblocking);
+/* The same for a step of a composed algorithm (sub: no vendor, no
+ * algorithm that needs the caller's communicator; the built-in table
+ * answers when the loaded tables do not). */
+struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int sub);
+/* in_place, commutative and predefined_op of a call. */
+void dispatch_call_facts(struct coll_args *a);
 /* Count one run of registry row alg (collshim_algorithm_calls). */
 void dispatch_count(int alg);
 /* Raise err on the caller's communicator (its error handler); returns err. */

@@ -83,6 +83,20 @@ START_TEST(restrictions_walk_on)
 }
 END_TEST
 
+/* A step of a composed algorithm (key.sub) never runs the vendor, which
+ * needs the caller's communicator: the walk goes on to the next rule. */
+START_TEST(steps_skip_the_vendor)
+{
+    const struct tune_table *tables[] = {&env_t};
+    ck_assert_msg(tune_parse("allreduce @vendor; allreduce @ring", "t", &env_t, err,
+                             sizeof err) == 0, "%s", err);
+    struct coll_key k = key(COLL_allreduce, 4, 4096, 1024, 1);
+    ck_assert_str_eq(registry_table[tune_select(tables, 1, &k).alg].name, "vendor");
+    k.sub = 1;
+    ck_assert_str_eq(registry_table[tune_select(tables, 1, &k).alg].name, "ring");
+}
+END_TEST
+
 /* The built-in table names no vendor rule and, whatever the call, picks a
  * native algorithm that can run it. */
 START_TEST(builtin_table_always_has_a_native_algorithm)
@@ -95,13 +109,14 @@ START_TEST(builtin_table_always_has_a_native_algorithm)
     for (int c = 0; c < COLL_COUNT; c++)
         for (int np = 1; np <= 70; np++)
             for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++)
-                for (int props = 0; props < 8; props++) {
+                for (int props = 0; props < 16; props++) {
                     struct coll_key k = {.coll = (enum coll_id)c, .np = np, .bytes = sizes[b],
                                          .count = (int)(sizes[b] / 4), .commutative = props & 1,
                                          .predefined_op = (props >> 1) & 1,
-                                         .in_place = (props >> 2) & 1};
+                                         .in_place = (props >> 2) & 1, .sub = (props >> 3) & 1};
                     struct tune_choice ch = tune_select(tables, 1, &k);
-                    ck_assert_msg(strcmp(registry_table[ch.alg].name, "vendor") != 0,
+                    ck_assert_msg(strcmp(registry_table[ch.alg].name, "vendor") != 0 &&
+                                      registry_can_run(&registry_table[ch.alg], &k, NULL),
                                   "%s np=%d bytes=%llu props=%d falls to the vendor",
                                   coll_name((enum coll_id)c), np, (unsigned long long)sizes[b], props);
                 }
@@ -118,6 +133,7 @@ Suite *selector_suite(void)
     tcase_add_test(tc, environment_before_file);
     tcase_add_test(tc, explain_shows_the_walk);
     tcase_add_test(tc, restrictions_walk_on);
+    tcase_add_test(tc, steps_skip_the_vendor);
     tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
     suite_add_tcase(s, tc);
     return s;

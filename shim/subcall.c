@@ -1,0 +1,33 @@
+/* subcall.c - a collective as a step of a composed algorithm
+ * (algorithms/common/sub.h): selected like a call of the user's, on a
+ * group that has no communicator of its own. */
+#include "shim.h"
+#include "../algorithms/registry.h"
+#include "../algorithms/sched.h"
+#include "../algorithms/common/sub.h"
+
+struct sub_group sub_group_all(const struct coll_args *a)
+{
+    struct sub_group g = {a->rank, a->size, a->peers};
+    return g;
+}
+
+int sub_collective(const struct coll_args *parent, const struct sub_group *g,
+                   struct coll_args *sub)
+{
+    sub->comm = parent->comm;
+    sub->user_comm = parent->user_comm;
+    sub->tag = parent->tag;
+    sub->rank = g->rank;
+    sub->size = g->size;
+    sub->peers = g->peers;
+    sub->alias_in_place = 0;
+    dispatch_call_facts(sub);
+    sub->bytes = key_bytes(sub);
+    struct tune_choice choice = dispatch_select_key(sub, sched_building() != NULL, 1);
+    const struct algorithm *alg = &registry_table[choice.alg];
+    if (alg->restrictions & ALG_NEEDS_CONTEXT) /* the built-in table lacks a rule */
+        return MPI_ERR_INTERN;
+    dispatch_count(choice.alg);
+    return alg->run(sub);
+}
