@@ -46,6 +46,18 @@ struct coll_params {
     int outstanding;  /* bound on requests in flight (throttled, scattered) */
 };
 
+/* How a communicator's ranks sit on the machine's nodes (identical on
+ * every rank; shim/layout.c). ppn is the number of ranks of the most
+ * populated node; equal: every node has ppn ranks; block: each node's
+ * ranks are consecutive in the communicator (round robin and other
+ * interleavings are not). A group that is one level of a node-aware
+ * algorithm has nodes=1 (a node) or ppn=1 (leaders, slices). */
+struct node_shape {
+    int nodes, ppn;
+    unsigned equal : 1, block : 1;
+};
+struct node_layout; /* the full layout of a communicator: common/node.h */
+
 /* The arguments of one collective call. Field use per collective:
  *   barrier                  -
  *   bcast                    recvbuf (the buffer), count, datatype, root
@@ -88,6 +100,8 @@ struct coll_args {
     int predefined_op;  /* op is one of MPI's own */
     uint64_t bytes;     /* selection message size, see key_bytes() */
     struct coll_params params;
+    struct node_shape shape;          /* of this communicator or group */
+    const struct node_layout *layout; /* its ranks per node; NULL for one level */
 };
 
 /* The selection key: only facts that are identical on every rank. */
@@ -101,6 +115,7 @@ struct coll_key {
     unsigned in_place : 1;
     unsigned nonblocking : 1; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
     unsigned sub : 1;         /* a step of a composed algorithm (common/sub.h) */
+    struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules) */
 };
 
 /* What an algorithm needs of a call; the selector skips rules whose
@@ -116,6 +131,10 @@ enum alg_restriction {
     ALG_NEEDS_CONTEXT     = 1u << 7, /* runs on the caller's communicator and its
                                         context (vendor, levels of its nodes),
                                         never as a step of another algorithm */
+    ALG_NEEDS_NODES       = 1u << 8, /* at least 2 nodes and 2 ranks on some node */
+    ALG_NEEDS_EQUAL_NODES = 1u << 9, /* every node has the same number of ranks */
+    ALG_NODE_ORDER        = 1u << 10, /* commutative op, or ranks in blocks per node
+                                         (node then leaders order is rank order) */
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);

@@ -19,6 +19,9 @@
     X(barrier, tree, 0,                                       \
       "Cost = 2 ceil(lg p) alpha", \
       "binomial fan-in to rank 0 then fan-out; fewest messages (p-1 per phase)") \
+    X(barrier, node, ALG_NEEDS_NODES,                                       \
+      "Cost = 2 Cost_intra(barrier, k) + Cost_inter(barrier, N), k ranks per node, N nodes", \
+      "node-aware: barrier in each node, among the leaders, in each node again") \
     /* ---- bcast ---- */                                                 \
     X(bcast, binomial, 0,                                       \
       "Cost = ceil(lg p) (alpha + n beta)", \
@@ -38,6 +41,9 @@
     X(bcast, linear, 0,                                       \
       "Cost = alpha + (p - 1) n beta", \
       "root sends to every rank at once (flat tree, one round); short messages, high latency") \
+    X(bcast, node, ALG_NEEDS_NODES,                                       \
+      "Cost = Cost_inter(bcast, N) + Cost_intra(bcast, k), k ranks per node, N nodes", \
+      "node-aware: bcast among one rank per node (the root on its node), then in each node") \
     /* ---- gather ---- */                                                 \
     X(gather, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -147,6 +153,9 @@
     X(reduce, rabenseifner, 0,                                                 \
       "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ alpha + n beta + n gamma if p not pow2)", \
       "recursive-halving reduce-scatter then binomial gather to the root; long vectors") \
+    X(reduce, node, ALG_NEEDS_NODES | ALG_NODE_ORDER,                          \
+      "Cost = Cost_intra(reduce, k) + Cost_inter(reduce, N), k ranks per node, N nodes", \
+      "node-aware: reduce in each node to one rank (the root on its node), then among those") \
     /* ---- allreduce ---- */                                                 \
     X(allreduce, recursive_doubling, 0,                                       \
       "Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma (+2(alpha+n beta) if p not pow2)", \
@@ -166,6 +175,12 @@
     X(allreduce, linear, 0,                                                    \
       "Cost = 2 alpha + 2 (p-1) n beta + (p-1) n gamma", \
       "flat reduce to rank 0 (rank order) then flat broadcast: two rounds; short vectors, high latency") \
+    X(allreduce, node, ALG_NEEDS_NODES | ALG_NODE_ORDER,                       \
+      "Cost = Cost_intra(reduce, k) + Cost_inter(allreduce, N) + Cost_intra(bcast, k)", \
+      "node-aware: reduce in each node, allreduce among the leaders, bcast in each node") \
+    X(allreduce, node_slices, ALG_NEEDS_NODES | ALG_NEEDS_EQUAL_NODES | ALG_NODE_ORDER, \
+      "Cost = Cost_intra(reduce_scatter, n, k) + Cost_inter(allreduce, n/k, N) + Cost_intra(allgatherv, n, k)", \
+      "node-aware, long vectors: reduce_scatter in the node, allreduce per slice across nodes, allgatherv") \
     /* ---- reduce_scatter ---- */                                                 \
     X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -283,6 +298,9 @@ static const struct {
     {ALG_NEEDS_PREDEFINED, "predefined-op", "needs a predefined op"},
     {ALG_NEEDS_IN_PLACE, "in-place", "only runs in place"},
     {ALG_NEEDS_CONTEXT, "own-comm", "runs only on the caller's communicator, not as a step"},
+    {ALG_NEEDS_NODES, "nodes", "needs 2 or more nodes and 2 or more ranks on some node"},
+    {ALG_NEEDS_EQUAL_NODES, "equal-nodes", "needs the same number of ranks on every node"},
+    {ALG_NODE_ORDER, "commutative-or-block", "needs a commutative op or ranks in blocks per node"},
 };
 
 static int restriction_holds(unsigned flag, const struct coll_key *k)
@@ -296,6 +314,9 @@ static int restriction_holds(unsigned flag, const struct coll_key *k)
     case ALG_NEEDS_PREDEFINED: return k->predefined_op;
     case ALG_NEEDS_IN_PLACE: return k->in_place;
     case ALG_NEEDS_CONTEXT: return !k->sub;
+    case ALG_NEEDS_NODES: return k->shape.nodes >= 2 && k->shape.ppn >= 2;
+    case ALG_NEEDS_EQUAL_NODES: return k->shape.equal;
+    case ALG_NODE_ORDER: return k->commutative || k->shape.block;
     default: return 0;
     }
 }

@@ -30,7 +30,8 @@ const char *collshim_last_algorithm(void);
 int collshim_algorithm_count(const char *coll);
 const char *collshim_algorithm_name(const char *coll, int i);
 /* Whether algorithm `name` of `coll` accepts a call with these properties
- * (its declared restrictions): 1 yes, 0 no, -1 unknown name. */
+ * (its declared restrictions): 1 yes, 0 no, -1 unknown name. The node
+ * layout is MPI_COMM_WORLD's when np is its size, else one node. */
 int collshim_algorithm_can_run(const char *coll, const char *name, int np,
                                int count, int commutative, int predefined_op,
                                int in_place);

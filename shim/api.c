@@ -63,7 +63,9 @@ EXPORT int collshim_algorithm_can_run(const char *coll, const char *name, int np
     int i = find(coll, name);
     struct coll_key key = {.coll = (enum coll_id)(i < 0 ? 0 : registry_table[i].coll),
                            .np = np, .count = count, .commutative = commutative != 0,
-                           .predefined_op = predefined_op != 0, .in_place = in_place != 0};
+                           .predefined_op = predefined_op != 0, .in_place = in_place != 0,
+                           .shape = {1, np, 1, 1}};
+    layout_world_shape(np, &key.shape);
     return i < 0 ? -1 : registry_can_run(&registry_table[i], &key, NULL);
 }
 

@@ -185,6 +185,7 @@ static void ctx_destroy(struct comm_ctx *ctx)
     if (ctx->id >= 0)
         id_release(ctx->id);
     free(ctx->peers);
+    free(ctx->layout);
     free(ctx);
 }
 
@@ -216,7 +217,8 @@ int ctx_init(int collective_ok)
     const char *test_ids = getenv("COLLSHIM_TEST_TAG_IDS");
     if (test_ids && atoi(test_ids) > 0 && atoi(test_ids) < id_limit)
         id_limit = atoi(test_ids);
-    if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)))
+    if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)) ||
+        (err = layout_init(rank, world_size)))
         return err;
     if ((err = PMPI_Comm_split(MPI_COMM_WORLD, 0, rank, &world_shadow)) ||
         (err = PMPI_Comm_set_errhandler(world_shadow, MPI_ERRORS_RETURN)))
@@ -308,4 +310,5 @@ void ctx_finalize(void)
         PMPI_Comm_free(&world_shadow);
     if (world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&world_group);
+    layout_finalize();
 }

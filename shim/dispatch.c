@@ -50,7 +50,7 @@ static struct coll_key make_key(const struct coll_args *a)
     struct coll_key k = {.coll = a->coll, .np = a->size, .bytes = a->bytes,
                          .count = key_count(a), .commutative = a->commutative != 0,
                          .predefined_op = a->predefined_op != 0,
-                         .in_place = key_in_place(a) != 0};
+                         .in_place = key_in_place(a) != 0, .shape = a->shape};
     return k;
 }
 
@@ -59,14 +59,14 @@ static struct coll_key make_key(const struct coll_args *a)
 static void verbose_line(const struct coll_args *a, int alg)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct { int np, alg; } *seen;
+    static struct { int np, nodes, alg; } *seen;
     static int nseen, capseen;
     int found = 0;
     if (a->rank != 0)
         return;
     pthread_mutex_lock(&lock);
     for (int i = 0; i < nseen && !found; i++)
-        found = seen[i].np == a->size && seen[i].alg == alg;
+        found = seen[i].np == a->size && seen[i].nodes == a->shape.nodes && seen[i].alg == alg;
     if (!found) {
         if (nseen == capseen) {
             capseen = capseen ? 2 * capseen : 64;
@@ -78,8 +78,11 @@ static void verbose_line(const struct coll_args *a, int alg)
             seen = grown;
         }
         seen[nseen].np = a->size;
+        seen[nseen].nodes = a->shape.nodes;
         seen[nseen++].alg = alg;
-        fprintf(stderr, "collshim: %s np=%d bytes=%llu -> %s\n", coll_name(a->coll), a->size,
+        fprintf(stderr, "collshim: %s np=%d nodes=%d ppn=%d%s%s bytes=%llu -> %s\n",
+                coll_name(a->coll), a->size, a->shape.nodes, a->shape.ppn,
+                a->shape.equal ? "" : " unequal", a->shape.block ? "" : " interleaved",
                 (unsigned long long)a->bytes, registry_table[alg].name);
     }
     pthread_mutex_unlock(&lock);
@@ -286,6 +289,7 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
     }
     a->comm = ctx_shadow();
     a->peers = ctx->peers;
+    layout_attach(a, ctx);
     a->bytes = key_bytes(a);
     *ctxp = ctx;
     return ROUTE_NATIVE;

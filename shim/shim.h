@@ -76,6 +76,7 @@ struct comm_ctx {
     unsigned long long serial; /* never reused: names the context in caches */
     unsigned long long nb_calls; /* nonblocking calls so far: the next one's tag */
     unsigned long long persistent_inits; /* persistent inits so far: the next one's tag */
+    struct node_layout *layout; /* its ranks on the nodes, made at its first native call */
 };
 /* The context of comm, created at its first collective (collective over
  * comm: every rank must call it at the same collective). */
@@ -88,6 +89,15 @@ int ctx_init(int collective_ok);
 void ctx_finalize(void); /* free MPI_COMM_WORLD's context, the keyval, the shadow */
 MPI_Comm ctx_shadow(void); /* the shim's own communicator, or MPI_COMM_NULL */
 extern int ctx_live;     /* contexts alive now */
+
+/* ---- layout.c: the node of each world rank, and communicators' layouts ---- */
+/* In MPI_Init (collective over the world): learn every world rank's node. */
+int layout_init(int world_rank, int world_size);
+void layout_finalize(void);
+/* a->layout and a->shape for a call on ctx (the layout made once, cached). */
+void layout_attach(struct coll_args *a, struct comm_ctx *ctx);
+/* MPI_COMM_WORLD's shape when np is its size: 1, else 0. */
+int layout_world_shape(int np, struct node_shape *shape);
 
 /* ---- init.c: lifecycle ---- */
 /* 1 once MPI is up and the shim configured; configures lazily. */

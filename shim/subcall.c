@@ -8,7 +8,7 @@
 
 struct sub_group sub_group_all(const struct coll_args *a)
 {
-    struct sub_group g = {a->rank, a->size, a->peers};
+    struct sub_group g = {a->rank, a->size, a->peers, a->shape, a->layout};
     return g;
 }
 
@@ -22,6 +22,10 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
     sub->size = g->size;
     sub->peers = g->peers;
     sub->alias_in_place = 0;
+    sub->layout = g->layout;
+    sub->shape = g->shape;
+    if (!g->shape.nodes) /* unknown: one node, which no node-aware algorithm takes */
+        sub->shape = (struct node_shape){1, g->size, 1, 1};
     dispatch_call_facts(sub);
     sub->bytes = key_bytes(sub);
     struct tune_choice choice = dispatch_select_key(sub, sched_building() != NULL, 1);

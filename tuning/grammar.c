@@ -186,16 +186,39 @@ static int parse_range(struct cursor *c, const char *p, size_t n, uint64_t *lo,
     return check_bound(c, q, got, *hi, b, q, used2);
 }
 
-static int parse_np(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
+/* np=, nodes= or ppn= (what names the field in messages): LO[-HI]. */
+static int parse_count_range(struct cursor *c, const char *p, size_t n, const char *what,
+                             int *lo_out, int *hi_out)
 {
     uint64_t lo, hi;
     if (parse_range(c, p, n, &lo, &hi, TUNE_NP_INF, 1, &np_bound))
         return -1;
     if (hi < lo)
-        return fail(c, p, "empty np range %s: the upper bound is below the lower", token_text(p, n));
-    r->np_lo = (int)lo;
-    r->np_hi = (int)hi;
+        return fail(c, p, "empty %s range %s: the upper bound is below the lower", what,
+                    token_text(p, n));
+    *lo_out = (int)lo;
+    *hi_out = (int)hi;
     return 0;
+}
+
+/* Fields "name=LO-HI" of a rule's key, each at most once. */
+static const struct {
+    const char *name;
+    size_t len;
+} count_fields[] = {{"np=", 3}, {"nodes=", 6}, {"ppn=", 4}};
+
+static int parse_count_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
+                             int field, int *seen)
+{
+    int *ranges[][2] = {{&r->np_lo, &r->np_hi}, {&r->nodes_lo, &r->nodes_hi},
+                        {&r->ppn_lo, &r->ppn_hi}};
+    size_t len = count_fields[field].len;
+    char what[8];
+    snprintf(what, sizeof what, "%.*s", (int)len - 1, count_fields[field].name);
+    if ((*seen >> field) & 1)
+        return fail(c, p, "%s= given twice in one rule", what);
+    *seen |= 1 << field;
+    return parse_count_range(c, p + len, n - len, what, ranges[field][0], ranges[field][1]);
 }
 
 static int parse_bytes(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
@@ -227,7 +250,8 @@ static int parse_param(struct cursor *c, const char *p, size_t n, struct tune_ru
     int is_seg = klen == 3 && !strncmp(p, "seg", 3);
     uint64_t v;
     if (!is_seg && !(klen == 11 && !strncmp(p, "outstanding", 11)))
-        return fail(c, p, "unknown parameter '%s'; known: np, seg, outstanding", token_text(p, klen));
+        return fail(c, p, "unknown parameter '%s'; known: np, nodes, ppn, seg, outstanding",
+                    token_text(p, klen));
     enum number got = parse_size(val, vlen, &v, &used);
     if (got == NUMBER_NONE || used != vlen)
         return fail(c, val + used, "expected a number (k/m/g allowed) after '%s=', found '%s'",
@@ -261,13 +285,11 @@ static int parse_collective(struct cursor *c, const char *p, size_t n, struct tu
 
 /* One field of a rule after the collective. */
 static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
-                       int *seen_np, int *seen_bytes)
+                       int *seen_counts, int *seen_bytes)
 {
-    if (n >= 3 && !strncmp(p, "np=", 3)) {
-        if ((*seen_np)++)
-            return fail(c, p, "np= given twice in one rule");
-        return parse_np(c, p + 3, n - 3, r);
-    }
+    for (int f = 0; f < (int)(sizeof count_fields / sizeof count_fields[0]); f++)
+        if (n >= count_fields[f].len && !strncmp(p, count_fields[f].name, count_fields[f].len))
+            return parse_count_field(c, p, n, r, f, seen_counts);
     if (p[0] == '@') {
         if (r->alg >= 0)
             return fail(c, p, "a rule names one algorithm; found a second '%s'", token_text(p, n));
@@ -282,7 +304,8 @@ static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_ru
     }
     if (memchr(p, '=', n))
         return parse_param(c, p, n, r);
-    return fail(c, p, "expected np=LO-HI, a byte range LO-HI, @algorithm or a parameter, found '%s'",
+    return fail(c, p, "expected np=LO-HI, nodes=LO-HI, ppn=LO-HI, a byte range LO-HI, "
+                      "@algorithm or a parameter, found '%s'",
                 token_text(p, n));
 }
 
@@ -303,17 +326,18 @@ static int add_rule(struct tune_table *t, const struct tune_rule *r)
 /* One rule starting at c->p (which sits on its first token). */
 static int parse_rule(struct cursor *c, struct tune_table *t)
 {
-    struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .bytes_lo = 0,
+    struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .nodes_lo = 0,
+                          .nodes_hi = TUNE_NP_INF, .ppn_lo = 0, .ppn_hi = TUNE_NP_INF, .bytes_lo = 0,
                           .bytes_hi = TUNE_BYTES_INF, .alg = -1,
                           .line = c->line < INT_MAX ? (int)c->line : INT_MAX};
-    int seen_np = 0, seen_bytes = 0;
+    int seen_counts = 0, seen_bytes = 0;
     const char *start = c->p;
     size_t n = next_token(c);
     if (parse_collective(c, c->p, n, &r))
         return -1;
     c->p += n;
     while ((n = next_token(c)) > 0) {
-        if (parse_field(c, c->p, n, &r, &seen_np, &seen_bytes))
+        if (parse_field(c, c->p, n, &r, &seen_counts, &seen_bytes))
             return -1;
         c->p += n;
     }
@@ -397,17 +421,30 @@ void tune_format_bytes(uint64_t b, char *buf, size_t len)
         snprintf(buf, len, "%llu", (unsigned long long)b);
 }
 
+/* " name=LO-HI" (LO, LO-inf) appended at buf + *used, unless the range is
+ * the field's default [dflt, inf]. */
+static void format_count_range(const char *name, int lo, int hi, int dflt, char *buf,
+                               size_t len, size_t *used)
+{
+    if ((lo == dflt && hi == TUNE_NP_INF) || *used >= len)
+        return;
+    if (hi == TUNE_NP_INF)
+        *used += (size_t)snprintf(buf + *used, len - *used, "%s%s=%d-inf", *used ? " " : "",
+                                  name, lo);
+    else if (lo == hi)
+        *used += (size_t)snprintf(buf + *used, len - *used, "%s%s=%d", *used ? " " : "", name, lo);
+    else
+        *used += (size_t)snprintf(buf + *used, len - *used, "%s%s=%d-%d", *used ? " " : "",
+                                  name, lo, hi);
+}
+
 void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
 {
-    char np[48] = "", lo[24], hi[24], seg[40] = "", out[40] = "";
-    if (r->np_lo != 1 || r->np_hi != TUNE_NP_INF) {
-        if (r->np_hi == TUNE_NP_INF)
-            snprintf(np, sizeof np, "np=%d-inf", r->np_lo);
-        else if (r->np_lo == r->np_hi)
-            snprintf(np, sizeof np, "np=%d", r->np_lo);
-        else
-            snprintf(np, sizeof np, "np=%d-%d", r->np_lo, r->np_hi);
-    }
+    char np[96] = "", lo[24], hi[24], seg[40] = "", out[40] = "";
+    size_t used = 0;
+    format_count_range("np", r->np_lo, r->np_hi, 1, np, sizeof np, &used);
+    format_count_range("nodes", r->nodes_lo, r->nodes_hi, 0, np, sizeof np, &used);
+    format_count_range("ppn", r->ppn_lo, r->ppn_hi, 0, np, sizeof np, &used);
     tune_format_bytes(r->bytes_lo, lo, sizeof lo);
     tune_format_bytes(r->bytes_hi, hi, sizeof hi);
     if (r->params.seg) {

@@ -8,6 +8,8 @@
 static int rule_fits(const struct tune_rule *r, const struct coll_key *k)
 {
     return r->coll == k->coll && k->np >= r->np_lo && k->np <= r->np_hi &&
+           k->shape.nodes >= r->nodes_lo && k->shape.nodes <= r->nodes_hi &&
+           k->shape.ppn >= r->ppn_lo && k->shape.ppn <= r->ppn_hi &&
            k->bytes >= r->bytes_lo && k->bytes < r->bytes_hi;
 }
 

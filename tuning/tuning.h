@@ -5,6 +5,8 @@
  *   allreduce           1m-inf    @ring   seg=256k
  *
  * A rule is a collective, optional np=LO[-HI] (inclusive; HI may be inf),
+ * optional nodes=LO[-HI] and ppn=LO[-HI] (nodes of the communicator, ranks
+ * on its most populated node; inclusive, like np=),
  * an optional byte range LO-HI (half-open [LO,HI), k/m/g = 2^10/2^20/2^30,
  * HI may be inf), @algorithm, and parameters seg=BYTES, outstanding=N.
  * Rules are separated by newlines or ';'. First match wins; a rule whose
@@ -25,6 +27,8 @@ struct tune_rule {
     enum coll_id coll;
     int nonblocking;            /* named ixxx: nonblocking and persistent calls only */
     int np_lo, np_hi;           /* inclusive */
+    int nodes_lo, nodes_hi;     /* inclusive; 0-TUNE_NP_INF when not given */
+    int ppn_lo, ppn_hi;         /* inclusive; 0-TUNE_NP_INF when not given */
     uint64_t bytes_lo, bytes_hi; /* [lo, hi) */
     int alg;                    /* registry index */
     struct coll_params params;

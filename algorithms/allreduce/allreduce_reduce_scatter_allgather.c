@@ -17,54 +17,23 @@
  * steps 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma, with halving and
  * doubling 2 lg p alpha + 2n(p-1)/p beta + n(p-1)/p gamma (p = 2^k). */
 #include "../common/buf.h"
-#include "../common/pattern.h"
-#include "../common/sub.h"
-
-
-/* counts[i], displs[i] of block i, in one buffer the schedule keeps. */
-static int *block_layout(const struct coll_args *a)
-{
-    int p = a->size, *counts = buf_bytes(2 * (size_t)p * sizeof *counts);
-    for (int i = 0; counts && i < p; i++) {
-        counts[i] = pat_block_count(a->count, p, i);
-        counts[p + i] = (int)pat_block_offset(a->count, p, i);
-    }
-    return counts;
-}
-
-static int reduce_my_block(const struct coll_args *a, const int *counts, void *block)
-{
-    struct coll_args rs = {.coll = COLL_reduce_scatter, .datatype = a->datatype, .op = a->op,
-                           .sendbuf = a->in_place ? a->recvbuf : a->sendbuf,
-                           .recvbuf = block, .recvcounts = counts};
-    struct sub_group all = sub_group_all(a);
-    return sub_collective(a, &all, &rs);
-}
-
-static int gather_blocks(const struct coll_args *a, const int *counts, const void *block)
-{
-    int p = a->size;
-    struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = block,
-                           .sendcount = counts[a->rank], .sendtype = a->datatype,
-                           .recvbuf = a->recvbuf, .recvcounts = counts,
-                           .rdispls = counts + p, .recvtype = a->datatype};
-    struct sub_group all = sub_group_all(a);
-    return sub_collective(a, &all, &ag);
-}
+#include "../common/steps.h"
 
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)
 {
     void *base = NULL, *block;
-    int *counts = block_layout(a), err = MPI_SUCCESS;
+    int *counts = sub_block_table(a->count, a->size), err = MPI_SUCCESS;
     if (!counts)
         return MPI_ERR_NO_MEM;
     block = buf_alloc(counts[a->rank], a->datatype, &base);
     if (!base && counts[a->rank] > 0)
         err = MPI_ERR_NO_MEM;
+    struct sub_group all = sub_group_all(a);
     if (!err)
-        err = reduce_my_block(a, counts, block);
+        err = step_reduce_scatter(a, &all, a->in_place ? a->recvbuf : a->sendbuf, block, counts);
     if (!err)
-        err = gather_blocks(a, counts, block);
+        err = step_allgatherv(a, &all, block, counts[a->rank], a->recvbuf, counts,
+                              counts + a->size);
     buf_free(base);
     buf_free(counts);
     return err;

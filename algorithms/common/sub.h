@@ -22,7 +22,15 @@ struct sub_group {
     int rank, size;   /* this rank's index in the group; members */
     const int *peers; /* shadow rank of each member; NULL: the caller's own
                          numbering (the group is the whole communicator) */
+    struct node_shape shape; /* its nodes and ranks per node; nodes = 0:
+                                one node (a group whose shape is unknown) */
+    const struct node_layout *layout; /* its full layout, or NULL (one level) */
 };
+
+/* counts[i] (i < p) and displacements counts[p + i] of p near-equal
+ * blocks of count elements (common/pattern.h), in one buffer from
+ * buf_bytes (the schedule keeps it; buf_free it); NULL: out of memory. */
+int *sub_block_table(int count, int p);
 
 /* The caller's whole communicator as a group. */
 struct sub_group sub_group_all(const struct coll_args *a);

@@ -325,12 +325,14 @@ struct red_restart {
     const struct red_call *c;
     void *sbuf, *rbuf;
     int rn, me_in_place;
+    int checkable; /* our algorithm ran, or the vendor on a kind it gets right */
 };
 
 static void between_starts(void *arg)
 {
     struct red_restart *r = arg;
-    compare(r->env, r->cc, r->c, r->rbuf, NULL, FIRST_START_OFFSET, "first start: ");
+    if (r->checkable)
+        compare(r->env, r->cc, r->c, r->rbuf, NULL, FIRST_START_OFFSET, "first start: ");
     write_inputs(r->c, r->env->rank, r->me_in_place, r->sbuf, r->rbuf, r->rn, 0);
 }
 
@@ -349,7 +351,8 @@ static void run_case(const struct check_env *env, const char *alg, const struct 
     check_begin(env, &cc, c->coll, alg, can, "count=%d inplace=%d kind=%s root=%d", c->n,
                 c->in_place, kinds[c->k].name, c->root);
     int me_in_place = c->in_place && (strcmp(c->coll, "reduce") || env->rank == c->root);
-    struct red_restart restart = {env, &cc, c, sbuf, rbuf, rn, me_in_place};
+    int checkable = can || kinds[c->k].vendor_comparable;
+    struct red_restart restart = {env, &cc, c, sbuf, rbuf, rn, me_in_place, checkable};
     int twice = check_call_twice(between_starts, &restart);
     write_inputs(c, env->rank, me_in_place, sbuf, rbuf, rn, twice ? FIRST_START_OFFSET : 0);
     memset(ref, SENTINEL, kbuf_bytes(c->k, rn));
@@ -360,9 +363,11 @@ static void run_case(const struct check_env *env, const char *alg, const struct 
     vendor_on();
     call_coll(env, c, sbuf, ref, 0);
     vendor_off();
+    /* Where the restrictions hand the call to the vendor, its int8 results
+     * are not checked (ompi#8045, above); that the vendor ran still is. */
     if (err != MPI_SUCCESS)
         check_fail(&cc, "returned error %d", err);
-    else
+    else if (checkable)
         compare(env, &cc, c, rbuf, ref, 0, "");
     if (!strcmp(c->coll, "allreduce") && (c->k == K_DBL_ROUND || c->k == K_DBL_EXACT) &&
         !same_on_all_ranks(env, rbuf, kinds[c->k].esz * (size_t)c->n))

@@ -109,11 +109,16 @@ START_TEST(builtin_table_always_has_a_native_algorithm)
     for (int c = 0; c < COLL_COUNT; c++)
         for (int np = 1; np <= 70; np++)
             for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++)
-                for (int props = 0; props < 16; props++) {
+                for (int props = 0; props < 64; props++) {
+                    /* shapes: one node; np/2 nodes of 2 (block or not,
+                     * equal or not); 2 nodes of about np/2 */
+                    int shape = props >> 4, nodes = shape == 0 ? 1 : shape == 3 ? 2 : (np + 1) / 2;
                     struct coll_key k = {.coll = (enum coll_id)c, .np = np, .bytes = sizes[b],
                                          .count = (int)(sizes[b] / 4), .commutative = props & 1,
                                          .predefined_op = (props >> 1) & 1,
-                                         .in_place = (props >> 2) & 1, .sub = (props >> 3) & 1};
+                                         .in_place = (props >> 2) & 1, .sub = (props >> 3) & 1,
+                                         .shape = {nodes, (np + nodes - 1) / nodes,
+                                                   np % nodes == 0, shape != 2}};
                     struct tune_choice ch = tune_select(tables, 1, &k);
                     ck_assert_msg(strcmp(registry_table[ch.alg].name, "vendor") != 0 &&
                                       registry_can_run(&registry_table[ch.alg], &k, NULL),

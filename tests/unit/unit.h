@@ -23,4 +23,5 @@ Suite *tune_choose_suite(void);
 Suite *tune_input_suite(void);
 Suite *grammar_fuzz_suite(void);
 Suite *op_kernels_suite(void);
+Suite *node_suite(void);
 #endif

@@ -1,0 +1,45 @@
+/* allreduce_node_slices.c - allreduce for long vectors on nodes of k
+ * ranks each: every rank of a node carries one slice of the vector across
+ * the network, so all of a node's links and cores work.
+ *
+ *   node:   reduce_scatter into k slices, rank i keeps slice i   (intra)
+ *   slice:  allreduce of slice i among the i-th ranks of all nodes (inter)
+ *   node:   allgatherv of the k reduced slices                   (intra)
+ *
+ * Each level is run by the algorithm the tables choose for its group
+ * (common/steps.h, common/sub.h). Equal nodes only (the slices of
+ * all nodes must line up); non-commutative ops need ranks in blocks per
+ * node (node order then slice order is then rank order).
+ *
+ * Cost (k ranks per node, N nodes) = Cost_i(reduce_scatter, n, k) +
+ * Cost_e(allreduce, n/k, N) + Cost_i(allgatherv, n, k); with ring levels
+ * 2(k-1) alpha_i + 2 n (k-1)/k beta_i + n (k-1)/k gamma
+ * + 2(N-1) alpha_e + 2 n (N-1)/N beta_e + (n/k)(N-1)/N gamma per node link
+ * (k slices of n/k each share it), against allreduce_node's n beta_e per
+ * leader step with one core reducing: this wins once n beta_e dominates. */
+#include "../common/buf.h"
+#include "../common/node.h"
+#include "../common/steps.h"
+
+int allreduce_node_slices(const struct coll_args *a)
+{
+    NODE_LAYOUT_OR_FAIL(L, a);
+    struct sub_group node = node_group_mine(L), slices = node_group_slice(L);
+    void *base = NULL, *slice;
+    int *counts = sub_block_table(a->count, node.size), err = MPI_SUCCESS;
+    if (!counts)
+        return MPI_ERR_NO_MEM;
+    slice = buf_alloc(counts[node.rank], a->datatype, &base);
+    if (!base && counts[node.rank] > 0)
+        err = MPI_ERR_NO_MEM;
+    if (!err)
+        err = step_reduce_scatter(a, &node, a->in_place ? a->recvbuf : a->sendbuf, slice, counts);
+    if (!err)
+        err = step_allreduce(a, &slices, MPI_IN_PLACE, slice, counts[node.rank]);
+    if (!err)
+        err = step_allgatherv(a, &node, slice, counts[node.rank], a->recvbuf, counts,
+                              counts + node.size);
+    buf_free(base);
+    buf_free(counts);
+    return err;
+}

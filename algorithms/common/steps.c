@@ -1,0 +1,50 @@
+/* steps.c - one collective over a group, as a step (steps.h). */
+#include "steps.h"
+
+int step_barrier(const struct coll_args *a, const struct sub_group *g)
+{
+    struct coll_args s = {.coll = COLL_barrier};
+    return sub_collective(a, g, &s);
+}
+
+int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, int count,
+               MPI_Datatype type, int root)
+{
+    struct coll_args s = {.coll = COLL_bcast, .recvbuf = buf, .count = count, .datatype = type,
+                          .root = root};
+    return sub_collective(a, g, &s);
+}
+
+int step_reduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
+                void *recvbuf, int count, int root)
+{
+    struct coll_args s = {.coll = COLL_reduce, .sendbuf = sendbuf,
+                          .recvbuf = g->rank == root ? recvbuf : NULL, .count = count,
+                          .datatype = a->datatype, .op = a->op, .root = root};
+    return sub_collective(a, g, &s);
+}
+
+int step_allreduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
+                   void *recvbuf, int count)
+{
+    struct coll_args s = {.coll = COLL_allreduce, .sendbuf = sendbuf, .recvbuf = recvbuf,
+                          .count = count, .datatype = a->datatype, .op = a->op};
+    return sub_collective(a, g, &s);
+}
+
+int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
+                        const void *sendbuf, void *recvbuf, const int *counts)
+{
+    struct coll_args s = {.coll = COLL_reduce_scatter, .datatype = a->datatype, .op = a->op,
+                          .sendbuf = sendbuf, .recvbuf = recvbuf, .recvcounts = counts};
+    return sub_collective(a, g, &s);
+}
+
+int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
+                    int sendcount, void *recvbuf, const int *counts, const int *displs)
+{
+    struct coll_args s = {.coll = COLL_allgatherv, .sendbuf = sendbuf, .sendcount = sendcount,
+                          .sendtype = a->datatype, .recvbuf = recvbuf, .recvcounts = counts,
+                          .rdispls = displs, .recvtype = a->datatype};
+    return sub_collective(a, g, &s);
+}

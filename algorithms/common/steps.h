@@ -1,0 +1,27 @@
+/* steps.h - the steps of composed algorithms: one collective over a group
+ * (the whole communicator, a node, the leaders, a slice; node.h), run by
+ * the algorithm the tables choose for that group (sub.h). Datatype and op
+ * are the caller's where not given. */
+#ifndef COLLSHIM_STEPS_H
+#define COLLSHIM_STEPS_H
+
+#include "sub.h"
+
+int step_barrier(const struct coll_args *a, const struct sub_group *g);
+int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, int count,
+               MPI_Datatype type, int root);
+/* recvbuf matters at root only; sendbuf may be MPI_IN_PLACE there. */
+int step_reduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
+                void *recvbuf, int count, int root);
+int step_allreduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
+                   void *recvbuf, int count);
+/* Rank g->rank keeps block g->rank (counts[g->rank] elements) of the
+ * reduction of sendbuf (MPI_IN_PLACE not allowed) in recvbuf. */
+int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
+                        const void *sendbuf, void *recvbuf, const int *counts);
+/* Every rank's block (sendcount of the caller's datatype) into recvbuf at
+ * displs (in elements). */
+int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
+                    int sendcount, void *recvbuf, const int *counts, const int *displs);
+
+#endif
