@@ -135,6 +135,8 @@ enum alg_restriction {
     ALG_NEEDS_EQUAL_NODES = 1u << 9, /* every node has the same number of ranks */
     ALG_NODE_ORDER        = 1u << 10, /* commutative op, or ranks in blocks per node
                                          (node then leaders order is rank order) */
+    ALG_NEEDS_BLOCK_NODES = 1u << 11, /* ranks in blocks per node: a node's blocks of
+                                         data are contiguous in rank order */
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);

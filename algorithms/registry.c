@@ -51,6 +51,9 @@
     X(gather, linear, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "root receives every block at once, no copies; large messages, few ranks") \
+    X(gather, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                     \
+      "Cost = Cost_intra(gather, k) + Cost_inter(gatherv, N), k ranks per node, N nodes", \
+      "node-aware: gather in each node to one rank (the root on its node), then gatherv of the nodes' runs") \
     /* ---- gatherv ---- */                                                 \
     X(gatherv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
@@ -65,6 +68,9 @@
     X(scatter, linear, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "root sends every block at once, no copies; large messages, few ranks") \
+    X(scatter, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                    \
+      "Cost = Cost_inter(scatterv, N) + Cost_intra(scatter, k), k ranks per node, N nodes", \
+      "node-aware: scatterv of the nodes' runs to one rank per node, then scatter in each node") \
     /* ---- scatterv ---- */                                                 \
     X(scatterv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
@@ -88,6 +94,9 @@
     X(allgather, linear, 0,                                       \
       "Cost = 2 alpha + ((p-1)/p) n beta + (p-1) n beta", \
       "flat gather to rank 0 then flat broadcast: two rounds at any p; short blocks, high latency") \
+    X(allgather, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                  \
+      "Cost = Cost_intra(gather, k) + Cost_inter(allgatherv, N) + Cost_intra(bcast, n, k)", \
+      "node-aware: gather in each node, allgatherv of the nodes' runs among leaders, bcast in each node") \
     /* ---- allgatherv ---- */                                                 \
     X(allgatherv, ring, 0,                                       \
       "Cost = (p-1) alpha + (p-1) m beta, m = largest block", \
@@ -301,6 +310,7 @@ static const struct {
     {ALG_NEEDS_NODES, "nodes", "needs 2 or more nodes and 2 or more ranks on some node"},
     {ALG_NEEDS_EQUAL_NODES, "equal-nodes", "needs the same number of ranks on every node"},
     {ALG_NODE_ORDER, "commutative-or-block", "needs a commutative op or ranks in blocks per node"},
+    {ALG_NEEDS_BLOCK_NODES, "block-nodes", "needs the ranks of each node consecutive"},
 };
 
 static int restriction_holds(unsigned flag, const struct coll_key *k)
@@ -317,6 +327,7 @@ static int restriction_holds(unsigned flag, const struct coll_key *k)
     case ALG_NEEDS_NODES: return k->shape.nodes >= 2 && k->shape.ppn >= 2;
     case ALG_NEEDS_EQUAL_NODES: return k->shape.equal;
     case ALG_NODE_ORDER: return k->commutative || k->shape.block;
+    case ALG_NEEDS_BLOCK_NODES: return k->shape.block;
     default: return 0;
     }
 }

@@ -38,7 +38,7 @@ int allreduce_node_slices(const struct coll_args *a)
         err = step_allreduce(a, &slices, MPI_IN_PLACE, slice, counts[node.rank]);
     if (!err)
         err = step_allgatherv(a, &node, slice, counts[node.rank], a->recvbuf, counts,
-                              counts + node.size);
+                              counts + node.size, a->datatype);
     buf_free(base);
     buf_free(counts);
     return err;

@@ -33,7 +33,7 @@ int allreduce_reduce_scatter_allgather(const struct coll_args *a)
         err = step_reduce_scatter(a, &all, a->in_place ? a->recvbuf : a->sendbuf, block, counts);
     if (!err)
         err = step_allgatherv(a, &all, block, counts[a->rank], a->recvbuf, counts,
-                              counts + a->size);
+                              counts + a->size, a->datatype);
     buf_free(base);
     buf_free(counts);
     return err;

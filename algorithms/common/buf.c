@@ -113,9 +113,12 @@ char *buf_contiguous_data(const void *buf, MPI_Aint count, MPI_Datatype type)
     return buf_is_contiguous(count, type) ? data_start(buf, type) : NULL;
 }
 
-/* Elements per PMPI_Pack call, 0 when one element does not fit an int. */
+/* Elements per PMPI_Pack call, 0 when one element does not fit an int;
+ * elements of no data (a block type of 0 elements) all in one call. */
 static MPI_Aint pack_group(size_t size)
 {
+    if (size == 0)
+        return INT_MAX;
     if (size > INT_MAX)
         return 0;
     return size >= BUF_PACK_CHUNK ? 1 : (MPI_Aint)(BUF_PACK_CHUNK / size);

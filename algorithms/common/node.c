@@ -35,8 +35,10 @@ static void sort_members(struct node_layout *L)
     memset(L->node_start, 0, ((size_t)nodes + 1) * sizeof *L->node_start);
     for (int i = 0; i < L->size; i++)
         L->node_start[L->node_of[i] + 1]++;
-    for (int n = 0; n < nodes; n++)
+    for (int n = 0; n < nodes; n++) {
+        L->node_size[n] = L->node_start[n + 1];
         L->node_start[n + 1] += L->node_start[n];
+    }
     memcpy(fill, L->node_start, (size_t)nodes * sizeof *fill);
     for (int i = 0; i < L->size; i++) {
         int n = L->node_of[i];
@@ -76,9 +78,10 @@ static void fill_peers(struct node_layout *L, const int *peers)
 
 struct node_layout *node_layout_build(const int *node_id, int size, int rank, const int *peers)
 {
-    /* size ints for node_of, index_in_node, members, member_peers; nodes
-     * <= size for node_start (+1), leader, slice and rooted peers */
-    size_t ints = 8 * (size_t)size + 1;
+    /* size ints each for node_of, index_in_node, members, member_peers;
+     * nodes (<= size) each for node_start (+1), leader, node size, slice
+     * and rooted peers */
+    size_t ints = 9 * (size_t)size + 1;
     struct node_layout *L = calloc(1, sizeof *L + ints * sizeof(int));
     if (!L)
         return NULL;
@@ -95,6 +98,7 @@ struct node_layout *node_layout_build(const int *node_id, int size, int rank, co
     }
     L->node_start = p, p += L->shape.nodes + 1;
     L->leader_peers = p, p += L->shape.nodes;
+    L->node_size = p, p += L->shape.nodes;
     L->slice_peers = p, p += L->shape.nodes;
     L->rooted_peers = p;
     sort_members(L);

@@ -19,6 +19,7 @@ struct node_layout {
     int *node_of;          /* node of each rank */
     int *index_in_node;    /* index of each rank in its node */
     int *node_start;       /* nodes + 1: node n holds members[node_start[n] .. node_start[n+1]) */
+    int *node_size;        /* ranks of each node */
     int *members;          /* the ranks, by node, then by rank */
     int *member_peers;     /* shadow rank of members[i] */
     int *leader_peers;     /* shadow rank of each node's leader */

@@ -1,5 +1,7 @@
 /* steps.c - one collective over a group, as a step (steps.h). */
 #include "steps.h"
+#include "buf.h"
+#include "node.h"
 
 int step_barrier(const struct coll_args *a, const struct sub_group *g)
 {
@@ -41,10 +43,33 @@ int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
 }
 
 int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                    int sendcount, void *recvbuf, const int *counts, const int *displs)
+                    int sendcount, void *recvbuf, const int *counts, const int *displs,
+                    MPI_Datatype type)
 {
     struct coll_args s = {.coll = COLL_allgatherv, .sendbuf = sendbuf, .sendcount = sendcount,
-                          .sendtype = a->datatype, .recvbuf = recvbuf, .recvcounts = counts,
-                          .rdispls = displs, .recvtype = a->datatype};
+                          .sendtype = type, .recvbuf = recvbuf, .recvcounts = counts,
+                          .rdispls = displs, .recvtype = type};
     return sub_collective(a, g, &s);
+}
+
+int step_block_type(int count, MPI_Datatype type, MPI_Datatype *block)
+{
+    int err = PMPI_Type_contiguous(count, type, block);
+    if (!err && (err = PMPI_Type_commit(block)))
+        PMPI_Type_free(block);
+    return err;
+}
+
+int node_run(const struct coll_args *a, const struct node_layout *L, const void *rootbuf,
+             int count, MPI_Datatype type, MPI_Datatype *blk, void **run, void **base)
+{
+    int err = step_block_type(count, type, blk);
+    *run = *base = NULL;
+    if (err)
+        return err;
+    if (a->rank == a->root)
+        *run = buf_at(rootbuf, (MPI_Aint)L->node_start[L->my_node] * count, type);
+    else if (node_is_rep(L, a->root))
+        err = buf_alloc_checked(L->node_size[L->my_node], *blk, run, base);
+    return err;
 }

@@ -19,9 +19,21 @@ int step_allreduce(const struct coll_args *a, const struct sub_group *g, const v
  * reduction of sendbuf (MPI_IN_PLACE not allowed) in recvbuf. */
 int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
                         const void *sendbuf, void *recvbuf, const int *counts);
-/* Every rank's block (sendcount of the caller's datatype) into recvbuf at
- * displs (in elements). */
+/* Every rank's block (sendcount of type; sendbuf may be MPI_IN_PLACE) into
+ * recvbuf at displs (in elements of type). */
 int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                    int sendcount, void *recvbuf, const int *counts, const int *displs);
+                    int sendcount, void *recvbuf, const int *counts, const int *displs,
+                    MPI_Datatype type);
+/* count elements of type as one committed type (one rank's block of a
+ * gather-like call); buf_type_free it. */
+int step_block_type(int count, MPI_Datatype type, MPI_Datatype *block);
+
+struct node_layout;
+/* Gather- and scatter-like node-aware algorithms: *blk = one rank's block
+ * (count of type: the root's side at the root, the other side elsewhere);
+ * *run = this node's run of blocks: in rootbuf at the root, a buffer of
+ * its own (*base, buf_free it) at another representative, NULL elsewhere. */
+int node_run(const struct coll_args *a, const struct node_layout *L, const void *rootbuf,
+             int count, MPI_Datatype type, MPI_Datatype *blk, void **run, void **base);
 
 #endif

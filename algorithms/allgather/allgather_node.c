@@ -1,0 +1,54 @@
+/* allgather_node.c - allgather in three levels, for ranks in blocks per
+ * node (a node's blocks are then one contiguous run of recvbuf):
+ *
+ *   node:    gather to the leader, into the node's run of recvbuf  (intra)
+ *   leaders: allgatherv of the nodes' runs, in place               (inter)
+ *   node:    bcast of the whole recvbuf from the leader            (intra)
+ *
+ * each run by the algorithm the tables choose for its group
+ * (common/steps.h), on a type of one rank's block. Every block crosses
+ * the network once per node that needs it, from one rank per node.
+ *
+ * Cost (k ranks per node, N nodes, n bytes in all) = Cost_i(gather, nk/p, k)
+ * + Cost_e(allgatherv, n, N) + Cost_i(bcast, n, k); with binomial, ring
+ * and scatter-allgather levels lg k alpha_i + (N-1) alpha_e
+ * + (N-1)/N n beta_e + ~3 n beta_i, against the flat ring's (p-1) alpha
+ * with k ranks per node sharing its link (k (p-1)/p n beta_e there). */
+#include "../common/buf.h"
+#include "../common/node.h"
+#include "../common/steps.h"
+
+static int gather_in_node(const struct coll_args *a, const struct node_layout *L,
+                          MPI_Datatype blk)
+{
+    struct sub_group node = node_group_mine(L);
+    void *run = buf_at(a->recvbuf, (MPI_Aint)L->node_start[L->my_node] * a->recvcount,
+                       a->recvtype);
+    struct coll_args g = {.coll = COLL_gather, .sendbuf = a->sendbuf, .sendcount = a->sendcount,
+                          .sendtype = a->sendtype, .recvbuf = run, .recvcount = 1,
+                          .recvtype = blk, .root = 0};
+    if (a->in_place && L->my_index > 0) { /* my block sits in recvbuf */
+        g.sendbuf = buf_at(a->recvbuf, (MPI_Aint)a->rank * a->recvcount, a->recvtype);
+        g.sendcount = 1;
+        g.sendtype = blk;
+    }
+    return sub_collective(a, &node, &g);
+}
+
+int allgather_node(const struct coll_args *a)
+{
+    NODE_LAYOUT_OR_FAIL(L, a);
+    struct sub_group node = node_group_mine(L), leaders = node_group_leaders(L);
+    MPI_Datatype blk;
+    int err = step_block_type(a->recvcount, a->recvtype, &blk);
+    if (err)
+        return err;
+    err = gather_in_node(a, L, blk);
+    if (!err && L->my_index == 0)
+        err = step_allgatherv(a, &leaders, MPI_IN_PLACE, 0, a->recvbuf, L->node_size,
+                              L->node_start, blk);
+    if (!err)
+        err = step_bcast(a, &node, a->recvbuf, a->size, blk, 0);
+    buf_type_free(&blk);
+    return err;
+}
