@@ -1,0 +1,56 @@
+#!/bin/bash
+# node_matrix.sh - the node-aware algorithms on faked node layouts
+# (COLLSHIM_NODES, a testing aid: shim/layout.c), each forced through
+# collcheck, which checks every result and that the forced algorithm ran
+# (or, where the layout forbids it, that the vendor ran). Layouts cover 1-4
+# nodes, equal and unequal, in blocks and round robin; each case also
+# names the algorithms that must have run natively at least once, so a
+# layout the shim ignored fails. MPICH busy-polls: np <= 3 there.
+#   case: NP SPEC MODE MUST_RUN (comma-separated coll/alg, or -)
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+colls=barrier,bcast,reduce,allreduce,gather,scatter,allgather
+algs=node,node_slices
+rooted=barrier/node,bcast/node,reduce/node,allreduce/node
+blocks=$rooted,gather/node,scatter/node,allgather/node
+if [ "$FLAVOUR" = openmpi ]; then
+    cases="2 0,1 blocking -
+3 0,0,1 blocking $blocks
+4 rr:2 blocking $rooted,allreduce/node_slices
+4 block:2 nonblocking $blocks,allreduce/node_slices
+5 0,1,0,1,1 blocking $rooted
+5 0,0,0,1,1 schedule $blocks
+6 block:3 blocking $blocks,allreduce/node_slices
+7 0,1,1,2,2,2,3 nonblocking $blocks
+8 block:4 persistent $blocks,allreduce/node_slices
+8 block:2 blocking $blocks,allreduce/node_slices
+8 rr:4 schedule $rooted,allreduce/node_slices"
+else
+    cases="2 0,1 blocking -
+3 0,0,1 blocking $blocks
+3 0,1,0 nonblocking $rooted
+3 1,1,0 persistent $blocks"
+fi
+log=$(mktemp)
+while read -r np spec mode must; do
+    env=(COLLSHIM_NODES="$spec")
+    cmode=$mode
+    [ "$mode" = schedule ] && { env+=(COLLSHIM_SCHEDULE_BLOCKING=1); cmode=blocking; }
+    start=$SECONDS
+    if ! mpi_run "$np" "${env[@]}" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --mode "$cmode" --quick \
+        --coll "$colls" --alg "$algs" -v >"$log" 2>&1 </dev/null; then
+        grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np $spec $mode: collcheck did not finish"; tail -5 "$log"; }
+    fi
+    echo "== np=$np COLLSHIM_NODES=$spec $mode ($((SECONDS - start)) s)"
+    grep -E '^(FAIL|collcheck)' "$log" | head -50
+    count_results "$log"
+    ran=$(grep '^ok ' "$log" | grep -v '(restricted' | awk '{print $2}' | sort -u | tr '\n' ' ')
+    if [ "$must" = - ]; then
+        expect "np=$np $spec: no node-aware algorithm runs (ran: ${ran:-none})" [ -z "$ran" ]
+    else
+        for alg in ${must//,/ }; do
+            expect "np=$np $spec $mode: $alg ran natively" grep -q "^ok   $alg " < <(grep -v '(restricted' "$log")
+        done
+    fi
+done <<<"$cases"
+rm -f "$log"
+finish node_matrix
