@@ -335,6 +335,19 @@ static void open_outputs(struct run *r, int rank, int argc, char **argv)
     free(prov);
 }
 
+/* "# layout np=N: nodes=.. ppn=.." of the communicator measured, as the
+ * shim keys it (nodes= and ppn= rules); collective over comm. */
+static void print_layout(const struct run *r, MPI_Comm comm, int np)
+{
+    int nodes, ppn, equal, block;
+    if (collshim_node_shape(comm, &nodes, &ppn, &equal, &block))
+        nodes = ppn = equal = block = 0;
+    if (r->table)
+        fprintf(r->table, "\n# layout np=%d: nodes=%d ppn=%d%s%s%s\n", np, nodes, ppn,
+                nodes && !equal ? " unequal" : "", nodes && !block ? " interleaved" : "",
+                nodes ? "" : " (collshim does not run this communicator)");
+}
+
 static void run_all(struct run *r, int rank)
 {
     for (int k = 0; k < r->o->nnps; k++) {
@@ -343,6 +356,7 @@ static void run_all(struct run *r, int rank)
         MPI_Comm_split(MPI_COMM_WORLD, rank < np ? 0 : MPI_UNDEFINED, rank, &sub);
         if (sub != MPI_COMM_NULL) {
             MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN);
+            print_layout(r, sub, np);
             for (int i = 0; i < r->o->ncolls; i++)
                 run_block(r, r->o->colls[i], sub);
             MPI_Comm_free(&sub);

@@ -578,8 +578,12 @@ static void split_comms(struct tune_run *r)
         r->comms[k] = MPI_COMM_NULL;
         MPI_Comm_split(MPI_COMM_WORLD, r->rank < r->nps[k] ? 0 : MPI_UNDEFINED, r->rank,
                        &r->comms[k]);
+        r->nodes[k] = r->ppn[k] = 0;
         if (r->comms[k] != MPI_COMM_NULL)
             MPI_Comm_set_errhandler(r->comms[k], MPI_ERRORS_RETURN);
+        if (r->comms[k] != MPI_COMM_NULL &&
+            collshim_node_shape(r->comms[k], &r->nodes[k], &r->ppn[k], NULL, NULL))
+            r->nodes[k] = r->ppn[k] = 0;
     }
 }
 

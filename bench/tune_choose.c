@@ -270,13 +270,30 @@ void tune_np_spans(const int *nps, int n, int *lo, int *hi)
 /* The ranges of one communicator size, ready to compare and print. */
 struct np_rules {
     int lo, hi, n;
+    int nodes, ppn; /* the measured layout (0: unknown) */
     const struct tune_arm *arms;
     struct tune_range *r;
 };
 
+/* The layout fields of rules measured on nodes x ppn ranks: one node
+ * measured says nodes=1 (flat choices, compared where every message stays
+ * in a node, must not decide for several nodes); several nodes of K ranks
+ * say nodes=2-inf ppn=K (the np= span gives the size). Unknown: none. */
+static const char *layout_field(const struct np_rules *nr, char *buf, size_t len)
+{
+    if (nr->nodes <= 0)
+        return "";
+    if (nr->nodes == 1)
+        return "nodes=1";
+    snprintf(buf, len, "nodes=2-inf ppn=%d", nr->ppn);
+    return buf;
+}
+
 static int same_rules(const struct np_rules *x, const struct np_rules *y)
 {
-    if (x->n != y->n || x->n == 0)
+    char lx[48], ly[48];
+    if (x->n != y->n || x->n == 0 ||
+        strcmp(layout_field(x, lx, sizeof lx), layout_field(y, ly, sizeof ly)))
         return 0;
     for (int i = 0; i < x->n; i++) {
         const struct tune_arm *a = &x->arms[x->r[i].arm], *b = &y->arms[y->r[i].arm];
@@ -289,13 +306,14 @@ static int same_rules(const struct np_rules *x, const struct np_rules *y)
 
 static void put_rules(struct bench_text *t, const char *coll, const struct np_rules *nr)
 {
-    char np[48], lo[32], hi[32], range[72];
+    char np[96], lo[32], hi[32], range[72], layout[48];
+    const char *lf = layout_field(nr, layout, sizeof layout);
     if (nr->hi == INT_MAX)
-        snprintf(np, sizeof np, "np=%d-inf", nr->lo);
+        snprintf(np, sizeof np, "np=%d-inf%s%s", nr->lo, *lf ? " " : "", lf);
     else if (nr->lo == nr->hi)
-        snprintf(np, sizeof np, "np=%d", nr->lo);
+        snprintf(np, sizeof np, "np=%d%s%s", nr->lo, *lf ? " " : "", lf);
     else
-        snprintf(np, sizeof np, "np=%d-%d", nr->lo, nr->hi);
+        snprintf(np, sizeof np, "np=%d-%d%s%s", nr->lo, nr->hi, *lf ? " " : "", lf);
     for (int i = 0; i < nr->n; i++) {
         const struct tune_range *r = &nr->r[i];
         const struct tune_arm *a = &nr->arms[r->arm];
@@ -324,6 +342,8 @@ int tune_rules(const char *coll, const struct tune_series *series, int nseries,
         int *choice = calloc((size_t)s->nsizes + 1, sizeof *choice);
         nr[j].r = calloc((size_t)s->nsizes + 1, sizeof *nr[j].r);
         nr[j].arms = s->arms;
+        nr[j].nodes = s->nodes;
+        nr[j].ppn = s->ppn;
         nps[j] = s->np;
         if (choice && nr[j].r) {
             tune_choose(s, o, choice);

@@ -58,6 +58,7 @@ struct tune_series {
     const uint64_t *key_bytes;     /* ascending selection bytes per size */
     const struct tune_stat *stat;  /* stat[size * narms + arm] */
     const char *const *builtin;    /* per size: the built-in's algorithm, or NULL */
+    int nodes, ppn;                /* the measured communicator's layout; 0: unknown */
 };
 
 struct tune_choose_opts {

@@ -380,7 +380,7 @@ static int fill_series(const struct tune_run *r, int coll, int k, struct tune_se
     uint64_t *keys = calloc((size_t)n + 1, sizeof *keys);
     struct tune_stat *stat = calloc((size_t)n * na + 1, sizeof *stat);
     const char **builtin = calloc((size_t)n + 1, sizeof *builtin);
-    *s = (struct tune_series){.np = r->nps[k], .narms = na, .arms = arms, .nsizes = n,
+    *s = (struct tune_series){.np = r->nps[k], .nodes = r->nodes[k], .ppn = r->ppn[k], .narms = na, .arms = arms, .nsizes = n,
                               .key_bytes = keys, .stat = stat, .builtin = builtin};
     if (!arms || !keys || !stat || !builtin)
         return -1;

@@ -40,6 +40,7 @@ struct tune_run {
     int colls[COLLOP_COUNT], ncolls;
     int nps[TUNE_MAX_NPS], nnps;     /* ascending */
     MPI_Comm comms[TUNE_MAX_NPS];    /* first nps[k] ranks; MPI_COMM_NULL elsewhere */
+    int nodes[TUNE_MAX_NPS], ppn[TUNE_MAX_NPS]; /* their layouts (0: unknown) */
     long long lo, hi;                /* sizes, powers of two */
     MPI_Datatype type;
     int root, rank, max_reps;

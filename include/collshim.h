@@ -4,6 +4,8 @@
 #ifndef COLLSHIM_H
 #define COLLSHIM_H
 
+#include <mpi.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,14 @@ const char *collshim_algorithm_name(const char *coll, int i);
 int collshim_algorithm_can_run(const char *coll, const char *name, int np,
                                int count, int commutative, int predefined_op,
                                int in_place);
+
+/* The node layout collshim keys comm's calls on (nodes=, ppn= rules):
+ * its number of nodes and the ranks on its most populated node, whether
+ * all nodes hold as many (*equal) and each node's ranks are consecutive
+ * (*block); any pointer may be NULL. Collective over comm when it is the
+ * first collective there (it makes comm's context). 0, or -1 when collshim
+ * does not run comm's collectives (the vendor does). */
+int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, int *block);
 
 /* While on (nonzero), every collective of this process goes straight to the
  * MPI library, as under COLLSHIM_DISABLE=1; for reference results. */

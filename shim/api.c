@@ -69,6 +69,26 @@ EXPORT int collshim_algorithm_can_run(const char *coll, const char *name, int np
     return i < 0 ? -1 : registry_can_run(&registry_table[i], &key, NULL);
 }
 
+EXPORT int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, int *block)
+{
+    struct comm_ctx *ctx = NULL;
+    struct coll_args a = {0};
+    if (!shim_ready() || comm == MPI_COMM_NULL || ctx_get(comm, &ctx) || !ctx ||
+        ctx->forwarded)
+        return -1;
+    a.size = ctx->size;
+    layout_attach(&a, ctx);
+    if (nodes)
+        *nodes = a.shape.nodes;
+    if (ppn)
+        *ppn = a.shape.ppn;
+    if (equal)
+        *equal = a.shape.equal;
+    if (block)
+        *block = a.shape.block;
+    return 0;
+}
+
 EXPORT void collshim_bypass(int on) { __atomic_store_n(&shim_bypass, on, __ATOMIC_RELAXED); }
 
 EXPORT int collshim_live_contexts(void) { return __atomic_load_n(&ctx_live, __ATOMIC_RELAXED); }

@@ -80,10 +80,10 @@ static void verbose_line(const struct coll_args *a, int alg)
         seen[nseen].np = a->size;
         seen[nseen].nodes = a->shape.nodes;
         seen[nseen++].alg = alg;
-        fprintf(stderr, "collshim: %s np=%d nodes=%d ppn=%d%s%s bytes=%llu -> %s\n",
-                coll_name(a->coll), a->size, a->shape.nodes, a->shape.ppn,
-                a->shape.equal ? "" : " unequal", a->shape.block ? "" : " interleaved",
-                (unsigned long long)a->bytes, registry_table[alg].name);
+        fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s -> %s\n",
+                coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
+                a->shape.ppn, a->shape.equal ? "" : " unequal",
+                a->shape.block ? "" : " interleaved", registry_table[alg].name);
     }
     pthread_mutex_unlock(&lock);
 }

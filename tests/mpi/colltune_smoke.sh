@@ -27,7 +27,7 @@ expect "table says the fence" grep -q '^# fence: window' "$table"
 expect "table says how many second looks" grep -qE '^# second looks: [0-9]+ cases' "$table"
 
 # The algorithm the table's rule names for the 8000-byte allreduce of plain_c.
-want=$(awk '$1 == "allreduce" && $2 ~ /^np=/ {
+want=$(awk '{ gsub(/ +(nodes|ppn)=[^ ]+/, "") } $1 == "allreduce" && $2 ~ /^np=/ {
     n = split($3, r, "-"); lo = r[1]; hi = r[2]
     if ($3 ~ /^@/) { lo = 0; hi = "inf"; alg = $3 } else alg = $4
     if (lo ~ /k$/) lo = lo * 1024; if (hi ~ /k$/) hi = hi * 1024
@@ -40,7 +40,7 @@ cat "$tmp/plain.txt"
 expect "the table loads without an error" [ -z "$(grep -iE 'ignored|error|expected' "$tmp/plain.txt")" ]
 expect "plain_c right under the table" grep -q 'plain_c: ok (np=2)' "$tmp/plain.txt"
 expect "the table's rule for 8000 bytes ran (${want:-none found})" \
-    grep -q "collshim: allreduce np=2 bytes=8000 -> ${want:-NONE}\$" "$tmp/plain.txt"
+    grep -q "collshim: allreduce np=2 bytes=8000 nodes=1 ppn=2 -> ${want:-NONE}\$" "$tmp/plain.txt"
 
 # The repair: with every native choice demoted (test hook), the table is
 # rewritten with the vendor there and what changed is verified again.

@@ -86,7 +86,7 @@ expect "COLLSHIM_LIST: the job continues" has "plain_c: ok (np=2)"
 
 mpi_run 2 "$pre" "COLLSHIM_VERBOSE=1" "COLLSHIM_TUNE=allreduce @recursive_doubling" -- "$plain" >"$log" 2>&1
 expect "COLLSHIM_VERBOSE: one line per (np, collective, algorithm)" \
-    once "collshim: allreduce np=2 bytes=8000 -> recursive_doubling"
+    once "collshim: allreduce np=2 bytes=8000 nodes=1 ppn=2 -> recursive_doubling"
 
 mpi_run 2 "$pre" "COLLSHIM_VERBOSE=1" "COLLSHIM_DISABLE=1" -- "$plain" >"$log" 2>&1
 expect "COLLSHIM_DISABLE: nothing runs through the shim" bash -c "! grep -q 'collshim: ' '$log'"

@@ -317,6 +317,36 @@ static const char *pick(const struct tune_table *t, int np, uint64_t bytes)
     return registry_table[c.alg].name;
 }
 
+/* Rules measured on one node say nodes=1, on several nodes of K ranks
+ * nodes=2-inf ppn=K; series of the same choices on different layouts are
+ * not merged into one np range. */
+START_TEST(rules_carry_the_measured_layout)
+{
+    struct tune_choose_opts o = opts();
+    struct example e[2];
+    struct tune_series s[2];
+    struct bench_text text = {0};
+    uint64_t keys[] = {1024, 2048, 4096, 8192};
+    double small_rd[] = {100, 50, 90, 100, 50, 90, 100, 90, 50, 100, 90, 50};
+    example(&e[0], 4, 4, keys, small_rd);
+    example(&e[1], 8, 4, keys, small_rd);
+    e[0].s.nodes = 1, e[0].s.ppn = 4;
+    e[1].s.nodes = 4, e[1].s.ppn = 2;
+    for (int i = 0; i < 2; i++)
+        s[i] = e[i].s;
+    ck_assert_int_eq(tune_rules("allreduce", s, 2, &o, &text), 4);
+    ck_assert_msg(strstr(text.s, "np=4-5 nodes=1 ") != NULL, "%s", text.s);
+    ck_assert_msg(strstr(text.s, "np=6-inf nodes=2-inf ppn=2 ") != NULL, "%s", text.s);
+    struct tune_table t;
+    char err[1024];
+    ck_assert_int_eq(tune_parse(text.s, "colltune", &t, err, sizeof err), 0);
+    ck_assert_int_eq(t.rules[0].nodes_hi, 1);
+    ck_assert_int_eq(t.rules[3].ppn_lo, 2);
+    tune_free(&t);
+    free(text.s);
+}
+END_TEST
+
 START_TEST(rules_parse_and_select_the_choice)
 {
     struct tune_choose_opts o = opts();
@@ -449,6 +479,7 @@ Suite *tune_choose_suite(void)
     tcase_add_test(tc, rules_parse_and_select_the_choice);
     tcase_add_test(tc, rules_for_one_collective_and_np);
     tcase_add_test(tc, passes_thin_the_sizes);
+    tcase_add_test(tc, rules_carry_the_measured_layout);
     tcase_add_test(tc, levels_cut_in_order);
     tcase_add_test(tc, sweep_arms_that_run_alike_are_skipped);
     suite_add_tcase(s, tc);
