@@ -7,7 +7,15 @@
  * a cluster with alpha/beta around 8-16 KiB (a few microseconds, some
  * GB/s), until measured tables exist: `colltune` writes one for a machine.
  * A rule whose algorithm cannot run a call (restrictions) is skipped, so
- * each collective ends with a rule that always can. No rule names vendor. */
+ * each collective ends with a rule that always can. No rule names vendor.
+ *
+ * Node-aware rules come first in their collective (doc/node-aware.md):
+ * with alpha_e, beta_e across the network and alpha_i, beta_i inside a
+ * node (alpha_i ~ alpha_e / 5, beta_i ~ beta_e / 3 or less), N nodes of
+ * k ranks, they apply from 2 nodes and 2 ranks per node (nodes=2-inf
+ * ppn=2-inf); their restrictions (layout in blocks, equal nodes, order of
+ * non-commutative ops) walk on to the flat rules below where they cannot
+ * run. */
 #include "tuning.h"
 
 const char tune_builtin_table[] =
@@ -15,11 +23,18 @@ const char tune_builtin_table[] =
     "\n"
     "# barrier: dissemination takes ceil(lg p) rounds for any p, the fewest;\n"
     "# recursive doubling pays 2 more off powers of two, the tree twice lg p.\n"
+    "# From 2 nodes of 2: dissemination in the node, among the leaders, in\n"
+    "# the node: 2 lg k alpha_i + lg N alpha_e, against lg(kN) rounds that\n"
+    "# mostly cross the network with k ranks of a node sending at once.\n"
+    "barrier    nodes=2-inf ppn=2-inf @node\n"
     "barrier                        @dissemination\n"
     "\n"
     "# bcast: one message at p=2. Small: binomial, ceil(lg p)(alpha + n beta).\n"
     "# Medium: scatter + doubling allgather, 2 lg p alpha + 2n beta. Large, up\n"
     "# to 16 ranks: the segmented chain approaches n beta once n >> (p-2) seg.\n"
+    "# Several nodes: the message crosses the network once per node (bcast\n"
+    "# among one rank per node, then in each node), each level chosen below.\n"
+    "bcast      nodes=2-inf ppn=2-inf @node\n"
     "bcast      np=2                @binomial\n"
     "bcast               0-16k      @binomial\n"
     "bcast      np=3-16  1m-inf     @pipeline seg=64k\n"
@@ -27,6 +42,10 @@ const char tune_builtin_table[] =
     "\n"
     "# gather, scatter: below 64k lg p alpha beats (p-1) alpha at the same\n"
     "# (p-1)/p n beta; above, linear skips the store-and-forward at inner nodes.\n"
+    "# Several nodes in blocks: one message per node reaches the root's node\n"
+    "# ((N-1) alpha_e + lg k alpha_i against (p-1) or lg p network rounds).\n"
+    "gather     nodes=2-inf ppn=2-inf @node\n"
+    "scatter    nodes=2-inf ppn=2-inf @node\n"
     "gather              0-64k      @binomial\n"
     "gather                         @linear\n"
     "scatter             0-64k      @binomial\n"
@@ -41,6 +60,11 @@ const char tune_builtin_table[] =
     "\n"
     "# allgather(v): Bruck's ceil(lg p) alpha for any p while small; large:\n"
     "# neighbor exchange moves (p-1)/p n beta in p/2 steps (even p), else ring.\n"
+    "# Several nodes in blocks, up to 1m: gather in the node, allgatherv of\n"
+    "# the nodes' runs among leaders ((N-1)/N n beta_e, N-1 network rounds\n"
+    "# at most), bcast in the node (~2n beta_i); beyond, the flat ring's\n"
+    "# single pass avoids the intra-node broadcast of the whole result.\n"
+    "allgather  nodes=2-inf ppn=2-inf 0-1m @node\n"
     "allgather           0-64k      @bruck\n"
     "allgather           64k-inf    @neighbor_exchange\n"
     "allgather                      @ring\n"
@@ -64,6 +88,9 @@ const char tune_builtin_table[] =
     "# From 16k at p >= 4: reduce-scatter + gather (Rabenseifner), 2n beta +\n"
     "# n gamma whatever p, against binomial's n lg p (beta + gamma); at p <= 3\n"
     "# the chain pipeline approaches n (beta + gamma) with one fill step.\n"
+    "# Several nodes: reduce in the node to one rank, then among those: one\n"
+    "# vector per node on the network (commutative, or ranks in blocks).\n"
+    "reduce     nodes=2-inf ppn=2-inf @node\n"
     "reduce     np=2-4   0-1k       @linear\n"
     "reduce              0-16k      @binomial\n"
     "reduce     np=4-inf            @rabenseifner\n"
@@ -75,6 +102,13 @@ const char tune_builtin_table[] =
     "# Rabenseifner's 2 lg p alpha lost). Medium: Rabenseifner, 2 lg p alpha +\n"
     "# 2n beta + n gamma. Large, commutative: the segmented ring, same 2n beta\n"
     "# without the extra 2n beta of folding when p is not a power of two.\n"
+    "# Several nodes: up to 64k reduce in the node, allreduce among the\n"
+    "# leaders, bcast in the node (lg N network rounds of one vector per\n"
+    "# node); above, on equal nodes, every rank of a node carries 1/k of the\n"
+    "# vector across: 2(N-1)/N n beta_e per node link and all cores reducing.\n"
+    "allreduce  nodes=2-inf ppn=2-inf 0-64k @node\n"
+    "allreduce  nodes=2-inf ppn=2-inf 64k-inf @node_slices\n"
+    "allreduce  nodes=2-inf ppn=2-inf 64k-1m @node\n"
     "allreduce           0-32k      @recursive_doubling\n"
     "allreduce           256k-inf   @ring\n"
     "allreduce                      @rabenseifner\n"
