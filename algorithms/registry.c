@@ -209,6 +209,9 @@
     X(reduce_scatter, linear, 0,                                               \
       "Cost = 2 alpha + (p-1) n beta + ((p-1)/p) n beta + (p-1) n gamma", \
       "flat reduce to rank 0 then flat scatter of the blocks: two rounds, any op; tiny vectors") \
+    X(reduce_scatter, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,           \
+      "Cost = Cost_intra(reduce, n, k) + Cost_inter(reduce_scatter, n, N) + Cost_intra(scatterv, n/N, k)", \
+      "node-aware: reduce in each node, reduce_scatter of the nodes' runs among leaders, scatterv in each node") \
     /* ---- reduce_scatter_block ---- */                                                 \
     X(reduce_scatter_block, recursive_halving, ALG_NEEDS_COMMUTATIVE,          \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -228,6 +231,9 @@
     X(reduce_scatter_block, linear, 0,                                         \
       "Cost = 2 alpha + (p-1) n beta + ((p-1)/p) n beta + (p-1) n gamma", \
       "flat reduce to rank 0 then flat scatter of the blocks: two rounds, any op; tiny vectors") \
+    X(reduce_scatter_block, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,     \
+      "Cost = Cost_intra(reduce, n, k) + Cost_inter(reduce_scatter, n, N) + Cost_intra(scatterv, n/N, k)", \
+      "node-aware: reduce in each node, reduce_scatter of the nodes' runs among leaders, scatterv in each node") \
     /* ---- scan ---- */                                                 \
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \

@@ -21,6 +21,7 @@ int rs_ring(const struct coll_args *a, const int *counts);      /* rs_ring.c */
 int rs_doubling(const struct coll_args *a, const int *counts);  /* rs_doubling.c */
 int rs_scatterv(const struct coll_args *a, const int *counts);  /* rs_scatterv.c */
 int rs_linear(const struct coll_args *a, const int *counts);    /* rs_linear.c */
+int rs_node(const struct coll_args *a, const int *counts);      /* rs_node.c */
 
 
 /* reduce_scatter_block: every rank's block has a->recvcount elements. */
