@@ -126,6 +126,9 @@
     X(alltoall, linear, 0,                                       \
       "Cost = 2 alpha + 2 (p-1) n beta (+ 2 p n local copy at rank 0)", \
       "relay through rank 0: gather every send buffer, transpose, scatter; tiny blocks") \
+    X(alltoall, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                  \
+      "Cost = Cost_intra(gather, kn, k) + Cost_inter(alltoallv, N) + Cost_intra(scatter, kn, k) + 2kn copies at leaders", \
+      "node-aware: leaders gather their node's blocks, swap one section per node pair, scatter; short blocks") \
     /* ---- alltoallv ---- */                                                 \
     X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \

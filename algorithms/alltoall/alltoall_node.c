@@ -1,0 +1,132 @@
+/* alltoall_node.c - alltoall aggregated per node, for ranks in blocks per
+ * node: the leader of each node sends one message to each other node's
+ * leader instead of every rank sending one to every rank.
+ *
+ *   node:    gather of every rank's packed send buffer to the leader (intra)
+ *   leader:  regroup the blocks by destination node (local copies)
+ *   leaders: alltoallv of the per-node sections                      (inter)
+ *   leader:  regroup the blocks by destination rank (local copies)
+ *   node:    scatter of each rank's receive buffer, unpacked         (intra)
+ *
+ * At the leader, buffer all holds the gathered blocks, then the received
+ * sections; out the sections to send, then the receive buffers.
+ *
+ * each exchange run by the algorithm the tables choose for its group
+ * (common/steps.h), on bytes (a homogeneous job: a packed block is its
+ * raw data). Sections and buffers must stay below INT_MAX bytes (an
+ * MPI_ERR_COUNT otherwise): the algorithm is for short blocks.
+ *
+ * Cost (k ranks per node, N nodes, b bytes per block, n = p b per rank) =
+ * Cost_i(gather, kn, k) + Cost_e(alltoallv, N) + Cost_i(scatter, kn, k) +
+ * 2 k n copies at the leader; with linear levels 2 (k-1) alpha_i +
+ * (N-1) alpha_e + (N-1)/N k n beta_e + 2 (k-1) n beta_i, against the flat
+ * algorithms' (p-1) alpha_e per rank, k ranks of a node sending at once:
+ * fewer, larger network messages, which wins while alpha_e dominates. */
+#include "../common/buf.h"
+#include "../common/node.h"
+#include "../common/steps.h"
+
+#include <limits.h>
+
+struct a2a_node {
+    const struct node_layout *L;
+    size_t b;               /* bytes of one block */
+    int k;                  /* ranks on this node */
+    char *mine, *all, *out; /* packed: my p blocks; the node's k p; regrouped */
+    int *counts, *displs;   /* leaders' alltoallv, in bytes (send = receive) */
+};
+
+/* Buffers and the leaders' byte counts: node m's section holds its k_m
+ * ranks' blocks for this node's k ranks, in both directions. */
+static int a2a_setup(const struct coll_args *a, struct a2a_node *x)
+{
+    const struct node_layout *L = x->L;
+    int nodes = L->shape.nodes, leader = L->my_index == 0;
+    size_t n = (size_t)a->size * x->b, node_bytes = (size_t)x->k * n;
+    if (node_bytes > INT_MAX)
+        return MPI_ERR_COUNT;
+    x->mine = buf_bytes(n ? n : 1);
+    x->all = leader ? buf_bytes(node_bytes ? 2 * node_bytes : 1) : NULL;
+    x->out = leader ? x->all + node_bytes : NULL;
+    x->counts = leader ? buf_bytes(2 * (size_t)nodes * sizeof(int)) : NULL;
+    if (!x->mine || (leader && (!x->all || !x->counts)))
+        return MPI_ERR_NO_MEM;
+    for (int m = 0; leader && m < nodes; m++) {
+        x->counts[m] = (int)((size_t)L->node_size[m] * x->k * x->b);
+        x->counts[nodes + m] = (int)((size_t)L->node_start[m] * x->k * x->b);
+    }
+    x->displs = x->counts ? x->counts + nodes : NULL;
+    return MPI_SUCCESS;
+}
+
+/* all[j][d] (member j, destination rank d) -> out: per destination node m,
+ * [j][d in m], so each section is contiguous. */
+static void by_destination_node(const struct a2a_node *x, size_t n)
+{
+    const struct node_layout *L = x->L;
+    for (int m = 0; m < L->shape.nodes; m++)
+        for (int j = 0; j < x->k; j++)
+            buf_memcpy(x->out + (size_t)x->displs[m] + j * L->node_size[m] * x->b,
+                       x->all + j * n + L->node_start[m] * x->b, L->node_size[m] * x->b);
+}
+
+/* all (from node m: [source j of m][destination d here]) -> out[d][s],
+ * every rank's receive buffer in source rank order. */
+static void by_destination_rank(const struct a2a_node *x, size_t n)
+{
+    const struct node_layout *L = x->L;
+    for (int m = 0; m < L->shape.nodes; m++)
+        for (int j = 0; j < L->node_size[m]; j++)
+            for (int d = 0; d < x->k; d++)
+                buf_memcpy(x->out + d * n + (L->node_start[m] + j) * x->b,
+                           x->all + (size_t)x->displs[m] + ((size_t)j * x->k + d) * x->b, x->b);
+}
+
+static int exchange_sections(const struct coll_args *a, struct a2a_node *x, size_t n)
+{
+    struct sub_group leaders = node_group_leaders(x->L);
+    struct coll_args v = {.coll = COLL_alltoallv, .sendbuf = x->out, .sendcounts = x->counts,
+                          .sdispls = x->displs, .sendtype = MPI_BYTE, .recvbuf = x->all,
+                          .recvcounts = x->counts, .rdispls = x->displs, .recvtype = MPI_BYTE};
+    by_destination_node(x, n);
+    int err = sub_collective(a, &leaders, &v);
+    if (!err)
+        by_destination_rank(x, n);
+    return err;
+}
+
+static int node_bytes_step(const struct coll_args *a, struct a2a_node *x, enum coll_id coll,
+                           int bytes)
+{
+    struct sub_group node = node_group_mine(x->L);
+    struct coll_args s = {.coll = coll, .sendbuf = coll == COLL_gather ? x->mine : x->out,
+                          .sendcount = bytes, .sendtype = MPI_BYTE,
+                          .recvbuf = coll == COLL_gather ? x->all : x->mine,
+                          .recvcount = bytes, .recvtype = MPI_BYTE, .root = 0};
+    return sub_collective(a, &node, &s);
+}
+
+int alltoall_node(const struct coll_args *a)
+{
+    NODE_LAYOUT_OR_FAIL(L, a);
+    struct a2a_node x = {.L = L, .b = (size_t)a->recvcount * buf_type_size(a->recvtype),
+                         .k = L->node_size[L->my_node]};
+    size_t n = (size_t)a->size * x.b;
+    const void *src = a->in_place ? a->recvbuf : a->sendbuf;
+    int err = a2a_setup(a, &x);
+    if (!err)
+        err = a->in_place ? buf_pack(src, (MPI_Aint)a->size * a->recvcount, a->recvtype, x.mine, a)
+                          : buf_pack(src, (MPI_Aint)a->size * a->sendcount, a->sendtype, x.mine, a);
+    if (!err)
+        err = node_bytes_step(a, &x, COLL_gather, (int)n);
+    if (!err && L->my_index == 0)
+        err = exchange_sections(a, &x, n);
+    if (!err)
+        err = node_bytes_step(a, &x, COLL_scatter, (int)n);
+    if (!err)
+        err = buf_unpack(x.mine, a->recvbuf, (MPI_Aint)a->size * a->recvcount, a->recvtype, a);
+    buf_free(x.mine);
+    buf_free(x.all);
+    buf_free(x.counts);
+    return err;
+}
