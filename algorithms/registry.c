@@ -110,6 +110,9 @@
     X(allgatherv, linear, 0,                                       \
       "Cost = 2 alpha + (n - n_0) beta + (p-1) n beta", \
       "flat gather to rank 0 then flat broadcast of all blocks; short vectors, high latency") \
+    X(allgatherv, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                \
+      "Cost = Cost_intra(gatherv, k) + Cost_inter(allgatherv, n, N) + Cost_intra(bcast, n, k) + 2n copies", \
+      "node-aware: gatherv in each node, allgatherv of the packed node runs among leaders, bcast in each node") \
     /* ---- alltoall ---- */                                                 \
     X(alltoall, bruck, ALG_NO_IN_PLACE,                                       \
       "Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ (2 + lg p) n local copy)", \

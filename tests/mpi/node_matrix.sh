@@ -8,10 +8,10 @@
 # layout the shim ignored fails. MPICH busy-polls: np <= 3 there.
 #   case: NP SPEC MODE MUST_RUN (comma-separated coll/alg, or -)
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
-colls=barrier,bcast,reduce,allreduce,gather,scatter,allgather,alltoall,reduce_scatter,reduce_scatter_block
+colls=barrier,bcast,reduce,allreduce,gather,scatter,allgather,allgatherv,alltoall,reduce_scatter,reduce_scatter_block
 algs=node,node_slices
 rooted=barrier/node,bcast/node,reduce/node,allreduce/node
-blocks=$rooted,gather/node,scatter/node,allgather/node,alltoall/node,reduce_scatter/node,reduce_scatter_block/node
+blocks=$rooted,gather/node,scatter/node,allgather/node,allgatherv/node,alltoall/node,reduce_scatter/node,reduce_scatter_block/node
 if [ "$FLAVOUR" = openmpi ]; then
     cases="2 0,1 blocking -
 3 0,0,1 blocking $blocks

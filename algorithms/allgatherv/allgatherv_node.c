@@ -1,0 +1,119 @@
+/* allgatherv_node.c - allgatherv in levels, for ranks in blocks per node
+ * (a node's blocks are one run of the packed vector):
+ *
+ *   node:    gatherv to the leader, straight into recvbuf        (intra)
+ *   leader:  pack its node's blocks into their run of a byte vector
+ *   leaders: allgatherv of the runs, in place                    (inter)
+ *   node:    bcast of the byte vector from the leader, unpacked  (intra)
+ *
+ * each exchange run by the algorithm the tables choose for its group
+ * (common/steps.h), the last two on bytes (a homogeneous job: a packed
+ * block is its raw data). The vector must stay below INT_MAX bytes (an
+ * MPI_ERR_COUNT otherwise).
+ *
+ * Cost (k ranks per node, N nodes, n bytes in all) = Cost_i(gatherv, k)
+ * + Cost_e(allgatherv, n, N) + Cost_i(bcast, n, k) + 2n copies; with
+ * linear, ring and scatter-allgather levels (k-1) alpha_i + (N-1) alpha_e
+ * + (N-1)/N n beta_e + ~3 n beta_i, against the flat ring's (p-1) rounds
+ * with k ranks per node sharing its link. */
+#include "../common/buf.h"
+#include "../common/node.h"
+#include "../common/steps.h"
+
+#include <limits.h>
+
+/* Byte offset of each rank's block in the packed vector (p + 1 entries),
+ * then each node's run: bytes and offset (ints, for the leaders' step). */
+struct agv_runs {
+    size_t *off;
+    int *run, *run_off;
+};
+
+static int agv_runs(const struct coll_args *a, const struct node_layout *L, struct agv_runs *r)
+{
+    int p = a->size, nodes = L->shape.nodes;
+    size_t tsize = buf_type_size(a->recvtype);
+    r->off = buf_bytes((p + 1) * sizeof(size_t) + 2 * (size_t)nodes * sizeof(int));
+    if (!r->off)
+        return MPI_ERR_NO_MEM;
+    r->run = (int *)(r->off + p + 1);
+    r->run_off = r->run + nodes;
+    r->off[0] = 0;
+    for (int i = 0; i < p; i++)
+        r->off[i + 1] = r->off[i] + (size_t)a->recvcounts[i] * tsize;
+    if (r->off[p] > INT_MAX)
+        return MPI_ERR_COUNT;
+    for (int n = 0; n < nodes; n++) {
+        r->run_off[n] = (int)r->off[L->node_start[n]];
+        r->run[n] = (int)(r->off[L->node_start[n + 1]] - r->off[L->node_start[n]]);
+    }
+    return MPI_SUCCESS;
+}
+
+static void *block_of(const struct coll_args *a, int i)
+{
+    return buf_at(a->recvbuf, a->rdispls[i], a->recvtype);
+}
+
+static int gather_in_node(const struct coll_args *a, const struct node_layout *L)
+{
+    struct sub_group node = node_group_mine(L);
+    int start = L->node_start[L->my_node];
+    struct coll_args gv = {.coll = COLL_gatherv, .sendbuf = a->sendbuf,
+                           .sendcount = a->sendcount, .sendtype = a->sendtype,
+                           .recvbuf = a->recvbuf, .recvcounts = a->recvcounts + start,
+                           .rdispls = a->rdispls + start, .recvtype = a->recvtype, .root = 0};
+    if (a->in_place && L->my_index > 0) { /* my block sits in recvbuf */
+        gv.sendbuf = block_of(a, a->rank);
+        gv.sendcount = a->recvcounts[a->rank];
+        gv.sendtype = a->recvtype;
+    }
+    return sub_collective(a, &node, &gv);
+}
+
+/* Blocks [first, last) between recvbuf and the packed vector. */
+static int move_blocks(const struct coll_args *a, const struct agv_runs *r, char *packed,
+                       int first, int last, int pack)
+{
+    int err = MPI_SUCCESS;
+    for (int i = first; i < last && !err; i++)
+        err = pack ? buf_pack(block_of(a, i), a->recvcounts[i], a->recvtype, packed + r->off[i], a)
+                   : buf_unpack(packed + r->off[i], block_of(a, i), a->recvcounts[i],
+                                a->recvtype, a);
+    return err;
+}
+
+/* What the leader does not have yet: every block but its node's. */
+static int unpack_all(const struct coll_args *a, const struct node_layout *L,
+                      const struct agv_runs *r, char *packed)
+{
+    int first = L->node_start[L->my_node], last = L->node_start[L->my_node + 1];
+    if (L->my_index > 0)
+        return move_blocks(a, r, packed, 0, a->size, 0);
+    int err = move_blocks(a, r, packed, 0, first, 0);
+    return err ? err : move_blocks(a, r, packed, last, a->size, 0);
+}
+
+int allgatherv_node(const struct coll_args *a)
+{
+    NODE_LAYOUT_OR_FAIL(L, a);
+    struct sub_group node = node_group_mine(L), leaders = node_group_leaders(L);
+    struct agv_runs r;
+    char *packed = NULL;
+    int err = agv_runs(a, L, &r), me = L->my_node;
+    if (!err && !(packed = buf_bytes(r.off[a->size] ? r.off[a->size] : 1)))
+        err = MPI_ERR_NO_MEM;
+    if (!err)
+        err = gather_in_node(a, L);
+    if (!err && L->my_index == 0)
+        err = move_blocks(a, &r, packed, L->node_start[me], L->node_start[me + 1], 1);
+    if (!err && L->my_index == 0)
+        err = step_allgatherv(a, &leaders, MPI_IN_PLACE, 0, packed, r.run, r.run_off, MPI_BYTE);
+    if (!err)
+        err = step_bcast(a, &node, packed, (int)r.off[a->size], MPI_BYTE, 0);
+    if (!err)
+        err = unpack_all(a, L, &r, packed);
+    buf_free(packed);
+    buf_free(r.off);
+    return err;
+}
