@@ -60,16 +60,29 @@ int step_block_type(int count, MPI_Datatype type, MPI_Datatype *block)
     return err;
 }
 
-int node_run(const struct coll_args *a, const struct node_layout *L, const void *rootbuf,
-             int count, MPI_Datatype type, MPI_Datatype *blk, void **run, void **base)
+int node_run(const struct coll_args *a, const struct node_layout *L, int root_receives,
+             MPI_Datatype *blk, void **run, void **base)
 {
+    int is_root = a->rank == a->root, recv_side = is_root == (root_receives != 0);
+    int count = recv_side ? a->recvcount : a->sendcount;
+    MPI_Datatype type = recv_side ? a->recvtype : a->sendtype;
     int err = step_block_type(count, type, blk);
     *run = *base = NULL;
-    if (err)
+    if (err) {
+        *blk = MPI_DATATYPE_NULL;
         return err;
-    if (a->rank == a->root)
-        *run = buf_at(rootbuf, (MPI_Aint)L->node_start[L->my_node] * count, type);
+    }
+    if (is_root)
+        *run = buf_at(root_receives ? a->recvbuf : a->sendbuf,
+                      (MPI_Aint)L->node_start[L->my_node] * count, type);
     else if (node_is_rep(L, a->root))
         err = buf_alloc_checked(L->node_size[L->my_node], *blk, run, base);
     return err;
+}
+
+void node_run_free(MPI_Datatype *blk, void *base)
+{
+    buf_free(base);
+    if (*blk != MPI_DATATYPE_NULL)
+        buf_type_free(blk);
 }

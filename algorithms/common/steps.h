@@ -29,11 +29,14 @@ int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const 
 int step_block_type(int count, MPI_Datatype type, MPI_Datatype *block);
 
 struct node_layout;
-/* Gather- and scatter-like node-aware algorithms: *blk = one rank's block
- * (count of type: the root's side at the root, the other side elsewhere);
- * *run = this node's run of blocks: in rootbuf at the root, a buffer of
- * its own (*base, buf_free it) at another representative, NULL elsewhere. */
-int node_run(const struct coll_args *a, const struct node_layout *L, const void *rootbuf,
-             int count, MPI_Datatype type, MPI_Datatype *blk, void **run, void **base);
+/* Gather- and scatter-like node-aware algorithms (the root's receive side
+ * is its blocks for a gather, its send side for a scatter): *blk = one
+ * rank's block (the root's side at the root, the other side elsewhere: the
+ * same type signature); *run = this node's run of blocks: in the root's
+ * buffer at the root, a buffer of its own (*base) at another
+ * representative, NULL elsewhere. node_run_free releases both. */
+int node_run(const struct coll_args *a, const struct node_layout *L, int root_receives,
+             MPI_Datatype *blk, void **run, void **base);
+void node_run_free(MPI_Datatype *blk, void *base);
 
 #endif

@@ -23,8 +23,7 @@ int gather_node(const struct coll_args *a)
     int is_root = a->rank == a->root, err;
     MPI_Datatype blk = MPI_DATATYPE_NULL;
     void *run, *base;
-    if ((err = is_root ? node_run(a, L, a->recvbuf, a->recvcount, a->recvtype, &blk, &run, &base)
-                       : node_run(a, L, NULL, a->sendcount, a->sendtype, &blk, &run, &base)))
+    if ((err = node_run(a, L, 1, &blk, &run, &base)))
         goto out;
     struct coll_args g = {.coll = COLL_gather, .sendbuf = a->sendbuf, .sendcount = a->sendcount,
                           .sendtype = a->sendtype, .recvbuf = run, .recvcount = 1,
@@ -38,8 +37,6 @@ int gather_node(const struct coll_args *a)
                            .root = L->node_of[a->root]};
     err = sub_collective(a, &reps, &gv);
 out:
-    buf_free(base);
-    if (blk != MPI_DATATYPE_NULL)
-        buf_type_free(&blk);
+    node_run_free(&blk, base);
     return err;
 }

@@ -24,8 +24,7 @@ int scatter_node(const struct coll_args *a)
     int is_root = a->rank == a->root, err;
     MPI_Datatype blk = MPI_DATATYPE_NULL;
     void *run, *base;
-    if ((err = is_root ? node_run(a, L, a->sendbuf, a->sendcount, a->sendtype, &blk, &run, &base)
-                       : node_run(a, L, NULL, a->recvcount, a->recvtype, &blk, &run, &base)))
+    if ((err = node_run(a, L, 0, &blk, &run, &base)))
         goto out;
     if (node_is_rep(L, a->root)) {
         struct coll_args sv = {.coll = COLL_scatterv, .sendbuf = a->sendbuf,
@@ -41,8 +40,6 @@ int scatter_node(const struct coll_args *a)
                           .recvtype = a->recvtype, .root = node_rep_index(L, a->root)};
     err = sub_collective(a, &node, &s);
 out:
-    buf_free(base);
-    if (blk != MPI_DATATYPE_NULL)
-        buf_type_free(&blk);
+    node_run_free(&blk, base);
     return err;
 }
