@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int *world_node; /* node name (lowest world rank there) of each world rank */
 
@@ -38,17 +39,25 @@ static int my_node_name(int world_rank, int *name)
     return err;
 }
 
-static int faked_nodes(const char *spec, int world_rank, int world_size)
+static void faked_nodes(const char *spec, int world_rank, int world_size)
 {
-    if (node_ids_parse(spec, world_size, world_node) == 0)
-        return 1;
+    int *ids = malloc((size_t)world_size * sizeof *ids);
+    char quoted[256];
+    if (ids && node_ids_parse(spec, world_size, ids) == 0) {
+        memcpy(world_node, ids, (size_t)world_size * sizeof *ids);
+        free(ids);
+        return;
+    }
+    free(ids);
+    tune_escape(spec, strlen(spec), 60, quoted, sizeof quoted);
     if (world_rank == 0)
         fprintf(stderr, "collshim: COLLSHIM_NODES='%s' is not block:K, rr:K (1 <= K <= %d) or "
                         "a list of %d node numbers below %d: the real nodes are used\n",
-                spec, world_size, world_size, world_size);
-    return 0;
+                quoted, world_size, world_size, world_size);
 }
 
+/* The machine's nodes are learnt even when COLLSHIM_NODES replaces them,
+ * so every rank makes the same collective calls whatever it parses. */
 int layout_init(int world_rank, int world_size)
 {
     const char *spec = getenv("COLLSHIM_NODES");
@@ -56,11 +65,12 @@ int layout_init(int world_rank, int world_size)
     world_node = malloc((size_t)world_size * sizeof *world_node);
     if (!world_node)
         return MPI_ERR_NO_MEM;
-    if (spec && *spec && faked_nodes(spec, world_rank, world_size))
-        return MPI_SUCCESS;
-    if ((err = my_node_name(world_rank, &name)))
+    if ((err = my_node_name(world_rank, &name)) ||
+        (err = vendor.allgather(&name, 1, MPI_INT, world_node, 1, MPI_INT, MPI_COMM_WORLD)))
         return err;
-    return vendor.allgather(&name, 1, MPI_INT, world_node, 1, MPI_INT, MPI_COMM_WORLD);
+    if (spec && *spec)
+        faked_nodes(spec, world_rank, world_size);
+    return MPI_SUCCESS;
 }
 
 void layout_finalize(void)

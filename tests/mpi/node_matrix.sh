@@ -52,5 +52,11 @@ while read -r np spec mode must; do
         done
     fi
 done <<<"$cases"
+# A malformed spec: said once by rank 0, the real nodes (one here) are used.
+mpi_run 2 "COLLSHIM_NODES=0,x" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --quick --coll barrier \
+    --alg node -v >"$log" 2>&1 </dev/null
+count_results "$log"
+expect "malformed COLLSHIM_NODES said once" [ "$(grep -c "COLLSHIM_NODES='0,x' is not" "$log")" -eq 1 ]
+expect "malformed COLLSHIM_NODES: one node, the vendor runs" grep -q '^ok   barrier/node .*(restricted' "$log"
 rm -f "$log"
 finish node_matrix
