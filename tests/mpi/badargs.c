@@ -195,7 +195,9 @@ static int outcome_ok(const struct call *k, const int *sbuf, const int *rbuf, co
 }
 
 /* Every algorithm of k->coll forced in turn: k completes with the vendor's
- * result and writes nothing that is not significant. */
+ * result and writes nothing that is not significant; each algorithm runs,
+ * or the vendor where its restrictions forbid the call (node-aware ones on
+ * a layout of one node: badargs.sh runs np=3 as 2 nodes too). */
 static void every_algorithm(struct call *k, int *sbuf, int *rbuf, const char *what)
 {
     char rules[160], line[240];
@@ -210,18 +212,20 @@ static void every_algorithm(struct call *k, int *sbuf, int *rbuf, const char *wh
     memcpy(want, rbuf, sizeof want);
     for (int a = 0; a < nalg; a++) {
         const char *alg = collshim_algorithm_name(k->coll, a);
+        int can = collshim_algorithm_can_run(k->coll, alg, size, k->count, 1, 1, 0) == 1;
+        const char *expected = can ? alg : "vendor";
         snprintf(rules, sizeof rules, "%s @%s; %s @vendor", k->coll, alg, k->coll);
         collshim_tune(rules, NULL, 0);
-        long long before = collshim_algorithm_calls(k->coll, alg);
+        long long before = collshim_algorithm_calls(k->coll, expected);
         refill(k, sbuf, rbuf);
         bad |= run_call(k, comm) != MPI_SUCCESS;
         bad |= !outcome_ok(k, sbuf, rbuf, want);
-        ran += collshim_algorithm_calls(k->coll, alg) > before;
+        ran += collshim_algorithm_calls(k->coll, expected) > before;
     }
     collshim_tune(NULL, NULL, 0);
     MPI_Comm_free(&comm);
-    snprintf(line, sizeof line, "%s: right under each of the %d algorithms, every one ran",
-             what, nalg);
+    snprintf(line, sizeof line, "%s: right under each of the %d algorithms, every one ran "
+             "(the vendor where restricted)", what, nalg);
     expect(rank, !bad && ran == nalg, line);
 }
 

@@ -4,8 +4,11 @@
 # names the collective the user called.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 log=$(mktemp)
-for np in 2 3; do
-    mpi_run $np -- "$TOP_BUILDDIR/tests/mpi/badargs" >"$log" 2>&1
+# np=3 twice: on this machine's one node, and as 2 nodes (COLLSHIM_NODES,
+# a testing aid) so that the node-aware algorithms run too.
+for np in 2 3 3:0,0,1; do
+    nodes=; [[ $np == *:* ]] && nodes=${np#*:}; np=${np%%:*}
+    mpi_run $np ${nodes:+COLLSHIM_NODES=$nodes} -- "$TOP_BUILDDIR/tests/mpi/badargs" >"$log" 2>&1
     grep -E '^(FAIL)' "$log"
     grep -q 'badargs: ' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np: did not finish"; tail -5 "$log"; }
     count_results "$log"
