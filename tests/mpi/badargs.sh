@@ -1,13 +1,16 @@
 #!/bin/bash
 # badargs.sh - bad and borderline arguments as the vendor treats them
-# (badargs.c) at np 2 and 3; under MPI_ERRORS_ARE_FATAL the abort message
+# (badargs.c) at np 2 and 3, and in the nonblocking and persistent forms; under MPI_ERRORS_ARE_FATAL the abort message
 # names the collective the user called.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 log=$(mktemp)
-for np in 2 3; do
-    mpi_run $np -- "$TOP_BUILDDIR/tests/mpi/badargs" >"$log" 2>&1
+# the nonblocking and persistent forms at np 2 (MPICH busy-polls at 3)
+for run in "2 blocking" "3 blocking" "2 nonblocking" "2 persistent"; do
+    set -- $run
+    mpi_run $1 -- "$TOP_BUILDDIR/tests/mpi/badargs" $2 >"$log" 2>&1
+    echo "== np=$1 $2"
     grep -E '^(FAIL)' "$log"
-    grep -q 'badargs: ' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np: did not finish"; tail -5 "$log"; }
+    grep -q 'badargs: ' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$1 $2: did not finish"; tail -5 "$log"; }
     count_results "$log"
 done
 mpi_run 2 -- "$TOP_BUILDDIR/tests/mpi/badargs" fatal >"$log" 2>&1
