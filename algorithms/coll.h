@@ -3,7 +3,9 @@
  *
  * Every algorithm is one function `int <coll>_<name>(const struct coll_args *)`
  * that runs the whole collective on the shadow communicator `a->comm` and
- * returns an MPI error code. Algorithms never choose another algorithm. */
+ * returns an MPI error code. An algorithm never calls another algorithm's
+ * function; a composed one runs other collectives as steps, each chosen by
+ * the tables (common/sub.h). */
 #ifndef COLLSHIM_COLL_H
 #define COLLSHIM_COLL_H
 
