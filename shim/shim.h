@@ -51,6 +51,7 @@ struct shim_config {
     int disabled;          /* COLLSHIM_DISABLE=1 */
     int verbose;           /* COLLSHIM_VERBOSE=1 */
     int schedule_blocking; /* COLLSHIM_SCHEDULE_BLOCKING=1: blocking calls run schedules */
+    int lazy_contexts;     /* COLLSHIM_LAZY_CONTEXTS=1: no context at communicator creation */
     int list;              /* COLLSHIM_LIST=1 */
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
     struct tune_table tune_env, tune_file, tune_builtin;
