@@ -144,6 +144,9 @@ int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc
 void nbc_progress(void);
 /* Schedules in flight (cheap check for the completion calls). */
 extern int nbc_active;
+/* Threads inside a blocking completion call that progresses schedules:
+ * the progress thread stands aside while there are any. */
+extern int nbc_waiters;
 /* The persistent collective behind a user request, or NULL. */
 struct nbc_request *nbc_persistent_find(MPI_Request req);
 int nbc_persistent_start(struct nbc_request *r);
