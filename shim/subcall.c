@@ -21,6 +21,8 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
     sub->rank = g->rank;
     sub->size = g->size;
     sub->peers = g->peers;
+    sub->remote_size = 0; /* a group step is an intracommunicator collective */
+    sub->local_peers = NULL;
     sub->alias_in_place = 0;
     dispatch_call_facts(sub);
     sub->bytes = key_bytes(sub);

@@ -1,0 +1,16 @@
+/* alltoallw_inter_direct.c - intercommunicator alltoallw, direct: block i
+ * (sendcounts[i] of sendtypes[i] at sdispls[i] bytes) goes to rank i of
+ * the other group and block i of recvbuf comes from it, every non-empty
+ * block at once.
+ *
+ * Cost = q alpha + (bytes sent + bytes received) beta (latencies overlap). */
+#include "../common/inter.h"
+
+int alltoallw_inter_direct(const struct coll_args *a)
+{
+    struct inter_blocks out = {.buf = a->sendbuf, .counts = a->sendcounts,
+                               .bdispls = a->sdispls, .types = a->sendtypes};
+    struct inter_blocks in = {.buf = a->recvbuf, .counts = a->recvcounts,
+                              .bdispls = a->rdispls, .types = a->recvtypes};
+    return inter_exchange(a, &out, &in);
+}

@@ -1,0 +1,21 @@
+/* gatherv_inter_linear.c - intercommunicator gatherv, linear: every rank
+ * of the remote group with a non-empty block sends it to the root, which
+ * posts one receive per such rank at rdispls[i] in recvbuf, all at once.
+ *
+ * Cost = q alpha + n beta (latencies overlap), q = the sending group's
+ * size; the only order that needs no rank to know another's count. */
+#include "../common/inter.h"
+
+int gatherv_inter_linear(const struct coll_args *a)
+{
+    struct inter_blocks b = {.buf = a->recvbuf, .type = a->recvtype, .counts = a->recvcounts,
+                             .displs = a->rdispls};
+    switch (inter_role(a)) {
+    case INTER_ROOT:
+        return inter_root_blocks(a, &b, 0);
+    case INTER_IDLE:
+        return MPI_SUCCESS;
+    default:
+        return inter_to_root(a, a->sendbuf, a->sendcount, a->sendtype, 1);
+    }
+}

@@ -1,0 +1,21 @@
+/* scatterv_inter_linear.c - intercommunicator scatterv, linear: the root
+ * posts one send per non-empty block, block i from sdispls[i] of sendbuf
+ * to rank i of the remote group, all at once.
+ *
+ * Cost = q alpha + n beta (latencies overlap), q = the receiving group's
+ * size; the only order that needs no rank to know another's count. */
+#include "../common/inter.h"
+
+int scatterv_inter_linear(const struct coll_args *a)
+{
+    struct inter_blocks b = {.buf = a->sendbuf, .type = a->sendtype, .counts = a->sendcounts,
+                             .displs = a->sdispls};
+    switch (inter_role(a)) {
+    case INTER_ROOT:
+        return inter_root_blocks(a, &b, 1);
+    case INTER_IDLE:
+        return MPI_SUCCESS;
+    default:
+        return inter_to_root(a, a->recvbuf, a->recvcount, a->recvtype, 0);
+    }
+}
