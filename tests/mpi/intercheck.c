@@ -548,7 +548,7 @@ int main(int argc, char **argv)
         make_ic(&c, first, interleaved);
         run_comm(&c);
         if (world_rank == 0)
-            printf("== %s done (%d passed, %d failed so far)\n", c.name, passed, failed);
+            printf("== %s done (%d cases so far, %d bad)\n", c.name, passed + failed, failed);
         MPI_Comm_free(&c.comm);
     }
     MPI_Op_free(&compose);
