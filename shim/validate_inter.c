@@ -88,14 +88,28 @@ static int check_movement_inter(struct coll_args *a)
     }
 }
 
-/* MPI_IN_PLACE: MPICH says MPI_ERR_BUFFER; Open MPI says so for
- * allreduce and MPI_ERR_ARG for the data movements (and crashes in
- * others, which get MPI_ERR_ARG here). */
+/* MPI_IN_PLACE, which has no meaning on an intercommunicator. The vendors
+ * differ (README, "Intercommunicators"): MPICH raises MPI_ERR_BUFFER for
+ * the reductions and ignores the buffers that are not significant (the
+ * send buffer of gather and the receive buffer of scatter at MPI_ROOT);
+ * Open MPI raises MPI_ERR_BUFFER in allreduce and MPI_ERR_ARG elsewhere,
+ * the send buffer at the root of gather included. Where a vendor lets it
+ * through (MPICH's data movements, which then truncate or hang; Open MPI's
+ * scatter at a receiving rank; Open MPI's reduce_scatter(_block), which
+ * crash) the shim raises the same class as that vendor's other cases. */
 static int in_place_error(const struct coll_args *a)
 {
-    if (VENDOR_IS_MPICH || a->coll == COLL_allreduce)
-        return MPI_ERR_BUFFER;
-    return MPI_ERR_ARG;
+    int root = a->root == MPI_ROOT;
+    int gather = a->coll == COLL_gather || a->coll == COLL_gatherv;
+    int scatter = a->coll == COLL_scatter || a->coll == COLL_scatterv;
+    int send_ip = a->sendbuf == MPI_IN_PLACE, recv_ip = a->recvbuf == MPI_IN_PLACE;
+    if (root && scatter)
+        recv_ip = 0; /* not significant at the root */
+    if (root && gather && VENDOR_IS_MPICH)
+        send_ip = 0;
+    if (!send_ip && !recv_ip)
+        return MPI_SUCCESS;
+    return VENDOR_IS_MPICH || a->coll == COLL_allreduce ? MPI_ERR_BUFFER : MPI_ERR_ARG;
 }
 
 int validate_inter_args(struct coll_args *a)
@@ -108,8 +122,8 @@ int validate_inter_args(struct coll_args *a)
         return err;
     if (is_rooted(a->coll) && a->root == MPI_PROC_NULL)
         return MPI_SUCCESS; /* nothing of this rank's is significant */
-    if (a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE)
-        return in_place_error(a);
+    if ((err = in_place_error(a)))
+        return err;
     if (a->coll == COLL_bcast)
         return check_side(a->recvbuf, a->count, &a->datatype, 1);
     if (a->coll == COLL_reduce || a->coll == COLL_allreduce ||
