@@ -22,6 +22,9 @@
     X(barrier, inter_leaders, ALG_INTER,                                       \
       "Cost = 2 Cost(barrier, p) + alpha", \
       "intercommunicator: local barriers around a zero-byte swap of the two leaders") \
+    X(barrier, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha (one round)", \
+      "intercommunicator: a zero-byte message to every remote rank and back; small groups") \
     /* ---- bcast ---- */                                                 \
     X(bcast, binomial, 0,                                       \
       "Cost = ceil(lg p) (alpha + n beta)", \
@@ -220,6 +223,9 @@
     X(allreduce, inter_leaders, ALG_INTER,                                       \
       "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(bcast, p, n)", \
       "intercommunicator: selected reduce, leaders swap, selected bcast; short/medium") \
+    X(allreduce, inter_reduce_scatter, ALG_INTER,                                       \
+      "Cost = Cost(reduce_scatter, p, n) + ceil(q/p) alpha + (n/min(p,q)) beta + Cost(allgatherv, p, n)", \
+      "intercommunicator: selected reduce_scatter, blocks to the other group, selected allgatherv; long") \
     /* ---- reduce_scatter ---- */                                                 \
     X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
