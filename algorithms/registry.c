@@ -73,6 +73,9 @@
     X(gatherv, inter_linear, ALG_INTER,                                       \
       "Cost = q alpha + n beta", \
       "intercommunicator: every remote rank sends straight to the root at rdispls") \
+    X(gatherv, inter_linear_throttled, ALG_INTER,                                       \
+      "Cost = q alpha + n beta, at most w = outstanding (8) receives in flight", \
+      "intercommunicator: linear with a window at the root; large blocks from many ranks") \
     /* ---- scatter ---- */                                                 \
     X(scatter, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -96,6 +99,9 @@
     X(scatterv, inter_linear, ALG_INTER,                                       \
       "Cost = q alpha + n beta", \
       "intercommunicator: the root sends block i straight to remote rank i from sdispls") \
+    X(scatterv, inter_linear_throttled, ALG_INTER,                                       \
+      "Cost = q alpha + n beta, at most w = outstanding (8) sends in flight", \
+      "intercommunicator: linear with a window at the root; large blocks to many ranks") \
     /* ---- allgather ---- */                                                 \
     X(allgather, ring, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
@@ -134,6 +140,9 @@
     X(allgatherv, inter_direct, ALG_INTER,                                       \
       "Cost = q alpha + (q m_p + n_q) beta", \
       "intercommunicator: every rank sends its block to every remote rank at once") \
+    X(allgatherv, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (q m_p + n_q) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv (rank + j = k mod max); large blocks") \
     /* ---- alltoall ---- */                                                 \
     X(alltoall, bruck, ALG_NO_IN_PLACE,                                       \
       "Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ (2 + lg p) n local copy)", \
@@ -153,6 +162,9 @@
     X(alltoall, inter_direct, ALG_INTER,                                       \
       "Cost = q alpha + (q m + q m') beta", \
       "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoall, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (q m + q m') beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv (rank + j = k mod max); large blocks") \
     /* ---- alltoallv ---- */                                                 \
     X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -166,6 +178,9 @@
     X(alltoallv, inter_direct, ALG_INTER,                                       \
       "Cost = q alpha + (bytes sent + bytes received) beta", \
       "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoallv, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv; large blocks") \
     /* ---- alltoallw ---- */                                                 \
     X(alltoallw, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -179,6 +194,9 @@
     X(alltoallw, inter_direct, ALG_INTER,                                       \
       "Cost = q alpha + (bytes sent + bytes received) beta", \
       "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoallw, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv; large blocks") \
     /* ---- reduce ---- */                                                 \
     X(reduce, binomial, 0,                                                    \
       "Cost = ceil(lg p) (alpha + n beta + n gamma) (+ alpha + n beta + n gamma if the op is non-commutative and root > 0)", \
@@ -270,6 +288,9 @@
     X(reduce_scatter_block, inter_leaders, ALG_INTER,                                       \
       "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatter, p, n)", \
       "intercommunicator: selected reduce, leaders swap, selected scatter") \
+    X(reduce_scatter_block, inter_reduce_scatter, ALG_INTER,                                       \
+      "Cost = Cost(reduce_scatter, p, n) + (ceil(q/p) + ceil(p/q) + 1) alpha + (n/min(p,q)) beta", \
+      "intercommunicator: selected reduce_scatter, pieces straight to the remote blocks; long") \
     /* ---- scan ---- */                                                 \
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \

@@ -9,9 +9,7 @@
 
 int allgatherv_inter_direct(const struct coll_args *a)
 {
-    struct inter_blocks out = {.buf = a->sendbuf, .type = a->sendtype, .count = a->sendcount,
-                               .same = 1};
-    struct inter_blocks in = {.buf = a->recvbuf, .type = a->recvtype, .counts = a->recvcounts,
-                              .displs = a->rdispls};
+    struct inter_blocks out, in;
+    inter_call_blocks(a, &out, &in);
     return inter_exchange(a, &out, &in);
 }

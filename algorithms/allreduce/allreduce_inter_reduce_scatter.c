@@ -46,20 +46,6 @@ static int *runs_layout(int count, int p, int q)
     return layout;
 }
 
-static int reduce_own(const struct coll_args *a, void *block)
-{
-    int p = a->size, *counts = buf_bytes((size_t)p * sizeof *counts);
-    if (!counts)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < p; i++)
-        counts[i] = pat_block_count(a->count, p, i);
-    struct coll_args rs = {.coll = COLL_reduce_scatter, .sendbuf = a->sendbuf, .recvbuf = block,
-                           .recvcounts = counts, .datatype = a->datatype, .op = a->op};
-    int err = inter_local(a, &rs);
-    buf_free(counts);
-    return err;
-}
-
 /* Send my block of this group's result; receive my run of the other's. */
 static int transfer(const struct coll_args *a, const void *block)
 {
@@ -101,7 +87,7 @@ int allreduce_inter_reduce_scatter(const struct coll_args *a)
     int err = buf_alloc_checked(pat_block_count(a->count, a->size, a->rank), a->datatype,
                                 &block, &base);
     if (!err)
-        err = reduce_own(a, block);
+        err = inter_reduce_pieces(a, a->count, block);
     if (!err)
         err = transfer(a, block);
     if (!err)

@@ -7,9 +7,7 @@
 
 int alltoallv_inter_direct(const struct coll_args *a)
 {
-    struct inter_blocks out = {.buf = a->sendbuf, .type = a->sendtype,
-                               .counts = a->sendcounts, .displs = a->sdispls};
-    struct inter_blocks in = {.buf = a->recvbuf, .type = a->recvtype,
-                              .counts = a->recvcounts, .displs = a->rdispls};
+    struct inter_blocks out, in;
+    inter_call_blocks(a, &out, &in);
     return inter_exchange(a, &out, &in);
 }

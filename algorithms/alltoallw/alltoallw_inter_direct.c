@@ -8,9 +8,7 @@
 
 int alltoallw_inter_direct(const struct coll_args *a)
 {
-    struct inter_blocks out = {.buf = a->sendbuf, .counts = a->sendcounts,
-                               .bdispls = a->sdispls, .types = a->sendtypes};
-    struct inter_blocks in = {.buf = a->recvbuf, .counts = a->recvcounts,
-                              .bdispls = a->rdispls, .types = a->recvtypes};
+    struct inter_blocks out, in;
+    inter_call_blocks(a, &out, &in);
     return inter_exchange(a, &out, &in);
 }

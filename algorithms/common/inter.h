@@ -43,6 +43,16 @@ struct inter_blocks {
 int inter_post_blocks(const struct coll_args *a, const struct inter_blocks *b, int sending,
                       MPI_Request *reqs, int *n);
 
+/* The send and receive blocks of an allgather(v) or alltoall(v,w) call. */
+void inter_call_blocks(const struct coll_args *a, struct inter_blocks *out,
+                       struct inter_blocks *in);
+
+/* The linear gather(v) / scatter(v) of the call: the root receives (sends)
+ * block i from (to) remote rank i straight into (from) its buffer, with at
+ * most window requests in flight (<= 0: all at once); the remote ranks
+ * send (receive) their block; MPI_PROC_NULL ranks do nothing. */
+int inter_rooted_linear(const struct coll_args *a, int window);
+
 /* Receive block i of in from, and send block i of out to, every remote
  * rank i at once, then wait for all. */
 int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
@@ -54,8 +64,23 @@ int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
  * reduction in dst (significant at rank 0 only). */
 int inter_reduce_swap(const struct coll_args *a, int n, void *dst);
 
-/* inter_post_blocks to or from every remote rank, then wait for all. */
-int inter_root_blocks(const struct coll_args *a, const struct inter_blocks *b, int sending);
+/* The same exchange in max(p, q) rounds of one sendrecv each: in round k
+ * local rank i and remote rank j with i + j = k (mod max(p, q)) swap
+ * their blocks (the relation is the same seen from either group, so every
+ * pair meets once), at most one message in flight per rank and direction. */
+int inter_exchange_pairwise(const struct coll_args *a, const struct inter_blocks *out,
+                            const struct inter_blocks *in);
+
+/* The long-vector reductions' first step: the group reduces its n-element
+ * vectors (sendbuf) with the selected reduce_scatter, rank i keeping the
+ * i-th of p near-equal pieces (common/pattern.h) in mine. */
+int inter_reduce_pieces(const struct coll_args *a, int n, void *mine);
+
+/* inter_post_blocks to or from every remote rank, at most window requests
+ * in flight (<= 0: all at once), served in rank order as earlier ones
+ * complete; returns when all are done. */
+int inter_root_blocks_window(const struct coll_args *a, const struct inter_blocks *b,
+                             int sending, int window);
 
 /* A rooted collective's remote rank: send (sending) or receive its own
  * count elements of type to or from the root, if there are any bytes. */

@@ -8,13 +8,5 @@
 
 int gather_inter_linear(const struct coll_args *a)
 {
-    struct inter_blocks b = {.buf = a->recvbuf, .type = a->recvtype, .count = a->recvcount};
-    switch (inter_role(a)) {
-    case INTER_ROOT:
-        return inter_root_blocks(a, &b, 0);
-    case INTER_IDLE:
-        return MPI_SUCCESS;
-    default:
-        return inter_to_root(a, a->sendbuf, a->sendcount, a->sendtype, 1);
-    }
+    return inter_rooted_linear(a, 0);
 }

@@ -8,14 +8,5 @@
 
 int gatherv_inter_linear(const struct coll_args *a)
 {
-    struct inter_blocks b = {.buf = a->recvbuf, .type = a->recvtype, .counts = a->recvcounts,
-                             .displs = a->rdispls};
-    switch (inter_role(a)) {
-    case INTER_ROOT:
-        return inter_root_blocks(a, &b, 0);
-    case INTER_IDLE:
-        return MPI_SUCCESS;
-    default:
-        return inter_to_root(a, a->sendbuf, a->sendcount, a->sendtype, 1);
-    }
+    return inter_rooted_linear(a, 0);
 }

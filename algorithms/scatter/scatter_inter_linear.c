@@ -8,13 +8,5 @@
 
 int scatter_inter_linear(const struct coll_args *a)
 {
-    struct inter_blocks b = {.buf = a->sendbuf, .type = a->sendtype, .count = a->sendcount};
-    switch (inter_role(a)) {
-    case INTER_ROOT:
-        return inter_root_blocks(a, &b, 1);
-    case INTER_IDLE:
-        return MPI_SUCCESS;
-    default:
-        return inter_to_root(a, a->recvbuf, a->recvcount, a->recvtype, 0);
-    }
+    return inter_rooted_linear(a, 0);
 }

@@ -507,7 +507,9 @@ static void run_comm(const struct ic *c)
             const char *alg = collshim_algorithm_name(colls[k], i);
             if (strncmp(alg, "inter_", 6))
                 continue;
-            snprintf(rules, sizeof rules, "%s inter @%s", colls[k], alg);
+            /* a window smaller than the groups, so that it bounds something */
+            snprintf(rules, sizeof rules, "%s inter @%s%s", colls[k], alg,
+                     strstr(alg, "throttled") ? " outstanding=2" : "");
             if (collshim_tune(rules, err, sizeof err) != MPI_SUCCESS) {
                 fprintf(stderr, "collshim_tune(%s): %s\n", rules, err);
                 failed++;
