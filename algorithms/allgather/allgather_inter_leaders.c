@@ -14,14 +14,8 @@ int allgather_inter_leaders(const struct coll_args *a)
 {
     MPI_Aint mine = (MPI_Aint)a->sendcount * a->size;
     MPI_Aint theirs = (MPI_Aint)a->recvcount * a->remote_size;
-    void *base = NULL, *tmp = NULL;
-    int err = MPI_SUCCESS;
-    if (a->rank == 0 && (err = buf_alloc_checked(mine, a->sendtype, &tmp, &base)))
-        return err;
-    struct coll_args g = {.coll = COLL_gather, .sendbuf = a->sendbuf, .sendcount = a->sendcount,
-                          .sendtype = a->sendtype, .recvbuf = tmp, .recvcount = a->sendcount,
-                          .recvtype = a->sendtype, .root = 0};
-    err = inter_local(a, &g);
+    void *base, *tmp;
+    int err = inter_gather_at_leader(a, &tmp, &base);
     if (!err && a->rank == 0)
         err = p2p_sendrecv(tmp, (int)mine, a->sendtype, 0, a->recvbuf, (int)theirs,
                            a->recvtype, 0, a);

@@ -219,3 +219,16 @@ int inter_reduce_pieces(const struct coll_args *a, int n, void *mine)
     buf_free(counts);
     return err;
 }
+
+int inter_gather_at_leader(const struct coll_args *a, void **tmp, void **base)
+{
+    int err = MPI_SUCCESS;
+    *tmp = *base = NULL;
+    if (a->rank == 0 &&
+        (err = buf_alloc_checked((MPI_Aint)a->sendcount * a->size, a->sendtype, tmp, base)))
+        return err;
+    struct coll_args g = {.coll = COLL_gather, .sendbuf = a->sendbuf, .sendcount = a->sendcount,
+                          .sendtype = a->sendtype, .recvbuf = *tmp, .recvcount = a->sendcount,
+                          .recvtype = a->sendtype, .root = 0};
+    return inter_local(a, &g);
+}

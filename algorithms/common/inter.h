@@ -58,6 +58,11 @@ int inter_rooted_linear(const struct coll_args *a, int window);
 int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
                    const struct inter_blocks *in);
 
+/* The group's blocks (sendcount of sendtype each) gathered at its rank 0
+ * with the selected gather: *tmp (free *base with buf_free) holds them
+ * there in rank order; NULL elsewhere. */
+int inter_gather_at_leader(const struct coll_args *a, void **tmp, void **base);
+
 /* The leaders' step of the reductions: the group reduces its n-element
  * vectors (sendbuf) at its rank 0 with the selected reduce, and the two
  * leaders swap their results: rank 0 ends with the OTHER group's

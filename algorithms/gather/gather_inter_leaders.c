@@ -13,14 +13,8 @@
 static int group_sends(const struct coll_args *a)
 {
     MPI_Aint all = (MPI_Aint)a->sendcount * a->size;
-    void *base = NULL, *tmp = NULL;
-    int err = MPI_SUCCESS;
-    if (a->rank == 0 && (err = buf_alloc_checked(all, a->sendtype, &tmp, &base)))
-        return err;
-    struct coll_args g = {.coll = COLL_gather, .sendbuf = a->sendbuf, .sendcount = a->sendcount,
-                          .sendtype = a->sendtype, .recvbuf = tmp, .recvcount = a->sendcount,
-                          .recvtype = a->sendtype, .root = 0};
-    err = inter_local(a, &g);
+    void *base, *tmp;
+    int err = inter_gather_at_leader(a, &tmp, &base);
     if (!err && a->rank == 0 && all > 0)
         err = p2p_send(tmp, (int)all, a->sendtype, a->root, a);
     buf_free(base);

@@ -162,23 +162,32 @@ static int case_bcast(const struct ic *c, int mode, int n, int s, int rg, int rr
     return err;
 }
 
-static int case_gather(const struct ic *c, int mode, int n, int s, int rg, int rr, int v)
+/* The root's blocks of gather(v) / scatter(v): counts and displacements
+ * (v: counts differ by rank, blocks in reverse rank order one element
+ * apart) and block j filled with val(g, j, i) in buf. */
+static void root_blocks(const struct ic *c, int n, int s, int v, int *buf, int g)
 {
-    MPI_Request req;
-    MPI_Datatype t = s == 1 ? MPI_INT : gap_int;
-    int root = root_arg(c, rg, rr), err, total = 0;
-    int mine = v ? (c->r + n) % 3 : n; /* gatherv: counts differ by rank */
-    for (int i = 0; i < mine; i++)
-        AT(R.send, s, i) = val(c->g, c->r, i);
-    /* gatherv: blocks in reverse rank order, one element apart */
-    for (int j = c->q - 1; j >= 0 && root == MPI_ROOT; j--) {
+    int total = 0;
+    for (int j = c->q - 1; j >= 0; j--) {
         R.counts[j] = v ? (j + n) % 3 : n;
         R.displs[j] = total;
         total += R.counts[j] + v;
     }
-    for (int j = 0; j < c->q && root == MPI_ROOT; j++)
+    for (int j = 0; j < c->q; j++)
         for (int i = 0; i < R.counts[j]; i++)
-            AT(R.expect, s, (v ? R.displs[j] : j * n) + i) = val(1 - c->g, j, i);
+            AT(buf, s, (v ? R.displs[j] : j * n) + i) = val(g, j, i);
+}
+
+static int case_gather(const struct ic *c, int mode, int n, int s, int rg, int rr, int v)
+{
+    MPI_Request req;
+    MPI_Datatype t = s == 1 ? MPI_INT : gap_int;
+    int root = root_arg(c, rg, rr), err;
+    int mine = v ? (c->r + n) % 3 : n; /* gatherv: counts differ by rank */
+    for (int i = 0; i < mine; i++)
+        AT(R.send, s, i) = val(c->g, c->r, i);
+    if (root == MPI_ROOT)
+        root_blocks(c, n, s, v, R.expect, 1 - c->g);
     if (v)
         err = CALL(mode, Gatherv, gatherv, R.send, mine, t, R.recv, R.counts, R.displs, t, root,
                    c->comm);
@@ -198,16 +207,10 @@ static int case_scatter(const struct ic *c, int mode, int n, int s, int rg, int 
 {
     MPI_Request req;
     MPI_Datatype t = s == 1 ? MPI_INT : gap_int;
-    int root = root_arg(c, rg, rr), err, total = 0;
+    int root = root_arg(c, rg, rr), err;
     int mine = v ? (c->r + n) % 3 : n;
-    for (int j = c->q - 1; j >= 0 && root == MPI_ROOT; j--) {
-        R.counts[j] = v ? (j + n) % 3 : n;
-        R.displs[j] = total;
-        total += R.counts[j] + v;
-    }
-    for (int j = 0; j < c->q && root == MPI_ROOT; j++)
-        for (int i = 0; i < R.counts[j]; i++)
-            AT(R.send, s, (v ? R.displs[j] : j * n) + i) = val(c->g, j, i);
+    if (root == MPI_ROOT)
+        root_blocks(c, n, s, v, R.send, c->g);
     for (int i = 0; root >= 0 && i < mine; i++)
         AT(R.expect, s, i) = val(rg, c->r, i);
     if (v)
