@@ -26,7 +26,9 @@ void dispatch_call_facts(struct coll_args *a)
                    a->recvbuf == MPI_IN_PLACE);
     a->commutative = 1;
     a->predefined_op = 1;
-    if (has_op(a->coll) && a->op != MPI_OP_NULL) {
+    /* an intercommunicator reduce's MPI_PROC_NULL ranks: the op is not significant */
+    int idle = a->remote_size && a->coll == COLL_reduce && a->root == MPI_PROC_NULL;
+    if (has_op(a->coll) && a->op != MPI_OP_NULL && !idle) {
         PMPI_Op_commutative(a->op, &a->commutative);
         a->predefined_op = buf_op_is_predefined(a->op);
     }

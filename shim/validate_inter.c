@@ -146,6 +146,8 @@ uint64_t key_bytes_inter(const struct coll_args *a)
 {
     uint64_t l = (uint64_t)a->size, r = (uint64_t)a->remote_size;
     int root = a->root == MPI_ROOT;
+    if (is_rooted(a->coll) && a->root == MPI_PROC_NULL)
+        return 0; /* no argument but the root is significant here */
     switch (a->coll) {
     case COLL_bcast: case COLL_reduce: case COLL_allreduce:
         return type_bytes(a->count, a->datatype);
