@@ -68,8 +68,12 @@ struct coll_args {
     enum coll_id coll;
     MPI_Comm comm;      /* shadow communicator: all algorithm traffic */
     MPI_Comm user_comm; /* the caller's communicator (vendor forwarding) */
-    int rank, size;     /* in the caller's communicator */
-    const int *peers;   /* rank in comm of each rank; NULL: the same numbers */
+    int rank, size;     /* in the caller's communicator (its local group) */
+    const int *peers;   /* rank in comm of each rank; NULL: the same numbers.
+                           On an intercommunicator: of each REMOTE rank, since
+                           point-to-point peers there are remote ranks */
+    int remote_size;    /* intercommunicator: size of the remote group; 0: intra */
+    const int *local_peers; /* intercommunicator: rank in comm of each local rank */
     int tag;            /* first tag of the caller's communicator on comm */
     int in_place;
     int alias_in_place; /* in_place only because the buffers alias (not in the key) */
@@ -103,6 +107,10 @@ struct coll_key {
     unsigned in_place : 1;
     unsigned nonblocking : 1; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
     unsigned sub : 1;         /* a step of a composed algorithm (common/sub.h) */
+    unsigned inter : 1;       /* an intercommunicator: np is the smaller group's size
+                                 and remote the larger's, the same in both groups,
+                                 so both choose the same algorithm */
+    int remote;               /* intercommunicator: the larger group's size; 0: intra */
 };
 
 /* What an algorithm needs of a call; the selector skips rules whose
@@ -118,6 +126,10 @@ enum alg_restriction {
     ALG_NEEDS_CONTEXT     = 1u << 7, /* runs on the caller's communicator and its
                                         context (vendor, levels of its nodes),
                                         never as a step of another algorithm */
+    ALG_INTER             = 1u << 8, /* an intercommunicator algorithm: runs
+                                        intercommunicator calls only (and only
+                                        intercommunicator algorithms and the
+                                        vendor run those) */
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);

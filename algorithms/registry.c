@@ -19,6 +19,12 @@
     X(barrier, tree, 0,                                       \
       "Cost = 2 ceil(lg p) alpha", \
       "binomial fan-in to rank 0 then fan-out; fewest messages (p-1 per phase)") \
+    X(barrier, inter_leaders, ALG_INTER,                                       \
+      "Cost = 2 Cost(barrier, p) + alpha", \
+      "intercommunicator: local barriers around a zero-byte swap of the two leaders") \
+    X(barrier, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha (one round)", \
+      "intercommunicator: a zero-byte message to every remote rank and back; small groups") \
     /* ---- bcast ---- */                                                 \
     X(bcast, binomial, 0,                                       \
       "Cost = ceil(lg p) (alpha + n beta)", \
@@ -38,6 +44,12 @@
     X(bcast, linear, 0,                                       \
       "Cost = alpha + (p - 1) n beta", \
       "root sends to every rank at once (flat tree, one round); short messages, high latency") \
+    X(bcast, inter_leaders, ALG_INTER,                                       \
+      "Cost = alpha + n beta + Cost(bcast, q, n)", \
+      "intercommunicator: root -> remote rank 0, then the selected bcast in the remote group; short/medium") \
+    X(bcast, inter_scatter_allgather, ALG_INTER,                                       \
+      "Cost = q alpha + n beta + Cost(allgatherv, q, n)", \
+      "intercommunicator: root sends block i to remote rank i, then the selected allgatherv there; long") \
     /* ---- gather ---- */                                                 \
     X(gather, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -45,6 +57,12 @@
     X(gather, linear, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "root receives every block at once, no copies; large messages, few ranks") \
+    X(gather, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(gather, q, n) + alpha + n beta", \
+      "intercommunicator: the selected gather at remote rank 0, one message to the root; small blocks") \
+    X(gather, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: every remote rank sends straight to the root; large blocks") \
     /* ---- gatherv ---- */                                                 \
     X(gatherv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
@@ -52,6 +70,12 @@
     X(gatherv, linear_throttled, 0,                                       \
       "Cost = (p-1) alpha + n beta, at most w = outstanding (8) receives in flight", \
       "linear with a Waitany-driven window at the root; large blocks at large p") \
+    X(gatherv, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: every remote rank sends straight to the root at rdispls") \
+    X(gatherv, inter_linear_throttled, ALG_INTER,                                       \
+      "Cost = q alpha + n beta, at most w = outstanding (8) receives in flight", \
+      "intercommunicator: linear with a window at the root; large blocks from many ranks") \
     /* ---- scatter ---- */                                                 \
     X(scatter, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -59,6 +83,12 @@
     X(scatter, linear, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "root sends every block at once, no copies; large messages, few ranks") \
+    X(scatter, inter_leaders, ALG_INTER,                                       \
+      "Cost = alpha + n beta + Cost(scatter, q, n)", \
+      "intercommunicator: one message to remote rank 0, then the selected scatter; small blocks") \
+    X(scatter, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: the root sends block i straight to remote rank i; large blocks") \
     /* ---- scatterv ---- */                                                 \
     X(scatterv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
@@ -66,6 +96,12 @@
     X(scatterv, linear_throttled, 0,                                       \
       "Cost = (p-1) alpha + n beta, at most w = outstanding (8) sends in flight", \
       "linear with a Waitany-driven window at the root; large blocks at large p") \
+    X(scatterv, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: the root sends block i straight to remote rank i from sdispls") \
+    X(scatterv, inter_linear_throttled, ALG_INTER,                                       \
+      "Cost = q alpha + n beta, at most w = outstanding (8) sends in flight", \
+      "intercommunicator: linear with a window at the root; large blocks to many ranks") \
     /* ---- allgather ---- */                                                 \
     X(allgather, ring, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
@@ -82,6 +118,12 @@
     X(allgather, linear, 0,                                       \
       "Cost = 2 alpha + ((p-1)/p) n beta + (p-1) n beta", \
       "flat gather to rank 0 then flat broadcast: two rounds at any p; short blocks, high latency") \
+    X(allgather, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(gather, p, n_p) + alpha + max(n_p, n_q) beta + Cost(bcast, p, n_q)", \
+      "intercommunicator: selected gather, leaders swap, selected bcast; small blocks, many ranks") \
+    X(allgather, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (q m_p + n_q) beta", \
+      "intercommunicator: every rank sends its block to every remote rank at once; large blocks") \
     /* ---- allgatherv ---- */                                                 \
     X(allgatherv, ring, 0,                                       \
       "Cost = (p-1) alpha + (p-1) m beta, m = largest block", \
@@ -95,6 +137,12 @@
     X(allgatherv, linear, 0,                                       \
       "Cost = 2 alpha + (n - n_0) beta + (p-1) n beta", \
       "flat gather to rank 0 then flat broadcast of all blocks; short vectors, high latency") \
+    X(allgatherv, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (q m_p + n_q) beta", \
+      "intercommunicator: every rank sends its block to every remote rank at once") \
+    X(allgatherv, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (q m_p + n_q) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv (rank + j = k mod max); large blocks") \
     /* ---- alltoall ---- */                                                 \
     X(alltoall, bruck, ALG_NO_IN_PLACE,                                       \
       "Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ (2 + lg p) n local copy)", \
@@ -111,6 +159,12 @@
     X(alltoall, linear, 0,                                       \
       "Cost = 2 alpha + 2 (p-1) n beta (+ 2 p n local copy at rank 0)", \
       "relay through rank 0: gather every send buffer, transpose, scatter; tiny blocks") \
+    X(alltoall, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (q m + q m') beta", \
+      "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoall, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (q m + q m') beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv (rank + j = k mod max); large blocks") \
     /* ---- alltoallv ---- */                                                 \
     X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -121,6 +175,12 @@
     X(alltoallv, inplace, ALG_NEEDS_IN_PLACE,                                       \
       "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
       "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
+    X(alltoallv, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoallv, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv; large blocks") \
     /* ---- alltoallw ---- */                                                 \
     X(alltoallw, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -131,6 +191,12 @@
     X(alltoallw, inplace, ALG_NEEDS_IN_PLACE,                                       \
       "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
       "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
+    X(alltoallw, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoallw, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv; large blocks") \
     /* ---- reduce ---- */                                                 \
     X(reduce, binomial, 0,                                                    \
       "Cost = ceil(lg p) (alpha + n beta + n gamma) (+ alpha + n beta + n gamma if the op is non-commutative and root > 0)", \
@@ -147,6 +213,12 @@
     X(reduce, rabenseifner, 0,                                                 \
       "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ alpha + n beta + n gamma if p not pow2)", \
       "recursive-halving reduce-scatter then binomial gather to the root; long vectors") \
+    X(reduce, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, q, n) + alpha + n beta", \
+      "intercommunicator: the selected reduce at remote rank 0, which sends to the root; the default") \
+    X(reduce, inter_linear, ALG_INTER,                                       \
+      "Cost = alpha + q n beta + (q-1) n gamma", \
+      "intercommunicator: the root receives every remote vector at once, folds in rank order; tiny") \
     /* ---- allreduce ---- */                                                 \
     X(allreduce, recursive_doubling, 0,                                       \
       "Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma (+2(alpha+n beta) if p not pow2)", \
@@ -166,6 +238,12 @@
     X(allreduce, linear, 0,                                                    \
       "Cost = 2 alpha + 2 (p-1) n beta + (p-1) n gamma", \
       "flat reduce to rank 0 (rank order) then flat broadcast: two rounds; short vectors, high latency") \
+    X(allreduce, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(bcast, p, n)", \
+      "intercommunicator: selected reduce, leaders swap, selected bcast; short/medium") \
+    X(allreduce, inter_reduce_scatter, ALG_INTER,                                       \
+      "Cost = Cost(reduce_scatter, p, n) + ceil(q/p) alpha + (n/min(p,q)) beta + Cost(allgatherv, p, n)", \
+      "intercommunicator: selected reduce_scatter, blocks to the other group, selected allgatherv; long") \
     /* ---- reduce_scatter ---- */                                                 \
     X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -185,6 +263,9 @@
     X(reduce_scatter, linear, 0,                                               \
       "Cost = 2 alpha + (p-1) n beta + ((p-1)/p) n beta + (p-1) n gamma", \
       "flat reduce to rank 0 then flat scatter of the blocks: two rounds, any op; tiny vectors") \
+    X(reduce_scatter, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatterv, p, n)", \
+      "intercommunicator: selected reduce, leaders swap, selected scatterv") \
     /* ---- reduce_scatter_block ---- */                                                 \
     X(reduce_scatter_block, recursive_halving, ALG_NEEDS_COMMUTATIVE,          \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -204,6 +285,12 @@
     X(reduce_scatter_block, linear, 0,                                         \
       "Cost = 2 alpha + (p-1) n beta + ((p-1)/p) n beta + (p-1) n gamma", \
       "flat reduce to rank 0 then flat scatter of the blocks: two rounds, any op; tiny vectors") \
+    X(reduce_scatter_block, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatter, p, n)", \
+      "intercommunicator: selected reduce, leaders swap, selected scatter") \
+    X(reduce_scatter_block, inter_reduce_scatter, ALG_INTER,                                       \
+      "Cost = Cost(reduce_scatter, p, n) + (ceil(q/p) + ceil(p/q) + 1) alpha + (n/min(p,q)) beta", \
+      "intercommunicator: selected reduce_scatter, pieces straight to the remote blocks; long") \
     /* ---- scan ---- */                                                 \
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \
@@ -283,6 +370,7 @@ static const struct {
     {ALG_NEEDS_PREDEFINED, "predefined-op", "needs a predefined op"},
     {ALG_NEEDS_IN_PLACE, "in-place", "only runs in place"},
     {ALG_NEEDS_CONTEXT, "own-comm", "runs only on the caller's communicator, not as a step"},
+    {ALG_INTER, "inter", "runs only on intercommunicators"},
 };
 
 static int restriction_holds(unsigned flag, const struct coll_key *k)
@@ -296,6 +384,7 @@ static int restriction_holds(unsigned flag, const struct coll_key *k)
     case ALG_NEEDS_PREDEFINED: return k->predefined_op;
     case ALG_NEEDS_IN_PLACE: return k->in_place;
     case ALG_NEEDS_CONTEXT: return !k->sub;
+    case ALG_INTER: return k->inter;
     default: return 0;
     }
 }
@@ -304,6 +393,11 @@ int registry_can_run(const struct algorithm *alg, const struct coll_key *key,
                      const char **why)
 {
     size_t n = sizeof restriction_words / sizeof restriction_words[0];
+    if (key->inter && !(alg->restrictions & ALG_INTER) && alg->run != vendor_run) {
+        if (why)
+            *why = "is not an intercommunicator algorithm";
+        return 0;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned f = restriction_words[i].flag;
         if ((alg->restrictions & f) && !restriction_holds(f, key)) {

@@ -72,7 +72,10 @@ struct comm_ctx {
     int is_inter;
     int id;                /* tag id on the shadow; -1: forwarded to the vendor */
     int tag;               /* id * CTX_TAG_SPAN: the first tag of this communicator */
-    int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering */
+    int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering;
+                              intercommunicator: of each remote rank (never NULL) */
+    int remote_size;       /* intercommunicator: size of the remote group */
+    int *local_peers;      /* intercommunicator: world rank of each local rank */
     const char *forwarded; /* why the vendor runs this communicator's calls, or NULL */
     unsigned long long serial; /* never reused: names the context in caches */
     unsigned long long nb_calls; /* nonblocking calls so far: the next one's tag */

@@ -186,15 +186,18 @@ static int parse_range(struct cursor *c, const char *p, size_t n, uint64_t *lo,
     return check_bound(c, q, got, *hi, b, q, used2);
 }
 
-static int parse_np(struct cursor *c, const char *p, size_t n, struct tune_rule *r)
+/* np=LO-HI or remote=LO-HI (what names the field in messages). */
+static int parse_ranks(struct cursor *c, const char *p, size_t n, const char *what,
+                       int *lo_out, int *hi_out)
 {
     uint64_t lo, hi;
     if (parse_range(c, p, n, &lo, &hi, TUNE_NP_INF, 1, &np_bound))
         return -1;
     if (hi < lo)
-        return fail(c, p, "empty np range %s: the upper bound is below the lower", token_text(p, n));
-    r->np_lo = (int)lo;
-    r->np_hi = (int)hi;
+        return fail(c, p, "empty %s range %s: the upper bound is below the lower", what,
+                    token_text(p, n));
+    *lo_out = (int)lo;
+    *hi_out = (int)hi;
     return 0;
 }
 
@@ -227,7 +230,8 @@ static int parse_param(struct cursor *c, const char *p, size_t n, struct tune_ru
     int is_seg = klen == 3 && !strncmp(p, "seg", 3);
     uint64_t v;
     if (!is_seg && !(klen == 11 && !strncmp(p, "outstanding", 11)))
-        return fail(c, p, "unknown parameter '%s'; known: np, seg, outstanding", token_text(p, klen));
+        return fail(c, p, "unknown parameter '%s'; known: np, remote, seg, outstanding",
+                    token_text(p, klen));
     enum number got = parse_size(val, vlen, &v, &used);
     if (got == NUMBER_NONE || used != vlen)
         return fail(c, val + used, "expected a number (k/m/g allowed) after '%s=', found '%s'",
@@ -259,14 +263,34 @@ static int parse_collective(struct cursor *c, const char *p, size_t n, struct tu
                       "for the nonblocking ones)", token_text(p, n), known);
 }
 
+/* Mark field bit seen; 1 when it was already. */
+static int seen_before(int *seen, int bit)
+{
+    int was = *seen & bit;
+    *seen |= bit;
+    return was != 0;
+}
+
 /* One field of a rule after the collective. */
 static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
                        int *seen_np, int *seen_bytes)
 {
     if (n >= 3 && !strncmp(p, "np=", 3)) {
-        if ((*seen_np)++)
+        if (seen_before(seen_np, 1))
             return fail(c, p, "np= given twice in one rule");
-        return parse_np(c, p + 3, n - 3, r);
+        return parse_ranks(c, p + 3, n - 3, "np", &r->np_lo, &r->np_hi);
+    }
+    if (n >= 7 && !strncmp(p, "remote=", 7)) {
+        if (seen_before(seen_np, 2))
+            return fail(c, p, "remote= given twice in one rule");
+        r->inter = 1;
+        return parse_ranks(c, p + 7, n - 7, "remote", &r->remote_lo, &r->remote_hi);
+    }
+    if (n == 5 && !strncmp(p, "inter", 5)) {
+        if (seen_before(seen_np, 4))
+            return fail(c, p, "inter given twice in one rule");
+        r->inter = 1;
+        return 0;
     }
     if (p[0] == '@') {
         if (r->alg >= 0)
@@ -282,7 +306,8 @@ static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_ru
     }
     if (memchr(p, '=', n))
         return parse_param(c, p, n, r);
-    return fail(c, p, "expected np=LO-HI, a byte range LO-HI, @algorithm or a parameter, found '%s'",
+    return fail(c, p, "expected np=LO-HI, inter, remote=LO-HI, a byte range LO-HI, @algorithm or a "
+                      "parameter, found '%s'",
                 token_text(p, n));
 }
 
@@ -303,7 +328,8 @@ static int add_rule(struct tune_table *t, const struct tune_rule *r)
 /* One rule starting at c->p (which sits on its first token). */
 static int parse_rule(struct cursor *c, struct tune_table *t)
 {
-    struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .bytes_lo = 0,
+    struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .remote_lo = 1,
+                          .remote_hi = TUNE_NP_INF, .bytes_lo = 0,
                           .bytes_hi = TUNE_BYTES_INF, .alg = -1,
                           .line = c->line < INT_MAX ? (int)c->line : INT_MAX};
     int seen_np = 0, seen_bytes = 0;
@@ -397,17 +423,25 @@ void tune_format_bytes(uint64_t b, char *buf, size_t len)
         snprintf(buf, len, "%llu", (unsigned long long)b);
 }
 
+/* " name=LO-HI" unless the range is all sizes. */
+static size_t format_ranks(const char *name, int lo, int hi, char *buf, size_t len)
+{
+    if (lo == 1 && hi == TUNE_NP_INF)
+        return 0;
+    if (hi == TUNE_NP_INF)
+        return (size_t)snprintf(buf, len, " %s=%d-inf", name, lo);
+    if (lo == hi)
+        return (size_t)snprintf(buf, len, " %s=%d", name, lo);
+    return (size_t)snprintf(buf, len, " %s=%d-%d", name, lo, hi);
+}
+
 void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
 {
-    char np[48] = "", lo[24], hi[24], seg[40] = "", out[40] = "";
-    if (r->np_lo != 1 || r->np_hi != TUNE_NP_INF) {
-        if (r->np_hi == TUNE_NP_INF)
-            snprintf(np, sizeof np, "np=%d-inf", r->np_lo);
-        else if (r->np_lo == r->np_hi)
-            snprintf(np, sizeof np, "np=%d", r->np_lo);
-        else
-            snprintf(np, sizeof np, "np=%d-%d", r->np_lo, r->np_hi);
-    }
+    char np[80] = "", lo[24], hi[24], seg[40] = "", out[40] = "";
+    size_t used = r->inter ? (size_t)snprintf(np, sizeof np, " inter") : 0;
+    used += format_ranks("np", r->np_lo, r->np_hi, np + used, sizeof np - used);
+    if (r->inter)
+        format_ranks("remote", r->remote_lo, r->remote_hi, np + used, sizeof np - used);
     tune_format_bytes(r->bytes_lo, lo, sizeof lo);
     tune_format_bytes(r->bytes_hi, hi, sizeof hi);
     if (r->params.seg) {
@@ -419,6 +453,6 @@ void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
         snprintf(out, sizeof out, " outstanding=%d", r->params.outstanding);
     char coll[32];
     snprintf(coll, sizeof coll, "%s%s", r->nonblocking ? "i" : "", coll_name(r->coll));
-    snprintf(buf, len, "%-20s %-10s %s-%-8s @%s%s%s", coll, np, lo, hi,
+    snprintf(buf, len, "%-20s %-10s %s-%-8s @%s%s%s", coll, np[0] ? np + 1 : np, lo, hi,
              registry_table[r->alg].name, seg, out);
 }
