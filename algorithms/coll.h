@@ -3,7 +3,9 @@
  *
  * Every algorithm is one function `int <coll>_<name>(const struct coll_args *)`
  * that runs the whole collective on the shadow communicator `a->comm` and
- * returns an MPI error code. Algorithms never choose another algorithm. */
+ * returns an MPI error code. An algorithm never calls another algorithm's
+ * function; a composed one runs other collectives as steps, each chosen by
+ * the tables (common/sub.h). */
 #ifndef COLLSHIM_COLL_H
 #define COLLSHIM_COLL_H
 
@@ -78,8 +80,12 @@ struct coll_args {
     enum coll_id coll;
     MPI_Comm comm;      /* shadow communicator: all algorithm traffic */
     MPI_Comm user_comm; /* the caller's communicator (vendor forwarding) */
-    int rank, size;     /* in the caller's communicator */
-    const int *peers;   /* rank in comm of each rank; NULL: the same numbers */
+    int rank, size;     /* in the caller's communicator (its local group) */
+    const int *peers;   /* rank in comm of each rank; NULL: the same numbers.
+                           On an intercommunicator: of each REMOTE rank, since
+                           point-to-point peers there are remote ranks */
+    int remote_size;    /* intercommunicator: size of the remote group; 0: intra */
+    const int *local_peers; /* intercommunicator: rank in comm of each local rank */
     int tag;            /* first tag of the caller's communicator on comm */
     int in_place;
     int alias_in_place; /* in_place only because the buffers alias (not in the key) */
@@ -115,7 +121,12 @@ struct coll_key {
     unsigned in_place : 1;
     unsigned nonblocking : 1; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
     unsigned sub : 1;         /* a step of a composed algorithm (common/sub.h) */
-    struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules) */
+    struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules);
+                                 all 0 on an intercommunicator (no node levels) */
+    unsigned inter : 1;       /* an intercommunicator: np is the smaller group's size
+                                 and remote the larger's, the same in both groups,
+                                 so both choose the same algorithm */
+    int remote;               /* intercommunicator: the larger group's size; 0: intra */
 };
 
 /* What an algorithm needs of a call; the selector skips rules whose
@@ -131,11 +142,15 @@ enum alg_restriction {
     ALG_NEEDS_CONTEXT     = 1u << 7, /* runs on the caller's communicator and its
                                         context (vendor, levels of its nodes),
                                         never as a step of another algorithm */
-    ALG_NEEDS_NODES       = 1u << 8, /* at least 2 nodes and 2 ranks on some node */
-    ALG_NEEDS_EQUAL_NODES = 1u << 9, /* every node has the same number of ranks */
-    ALG_NODE_ORDER        = 1u << 10, /* commutative op, or ranks in blocks per node
+    ALG_INTER             = 1u << 8, /* an intercommunicator algorithm: runs
+                                        intercommunicator calls only (and only
+                                        intercommunicator algorithms and the
+                                        vendor run those) */
+    ALG_NEEDS_NODES       = 1u << 9, /* at least 2 nodes and 2 ranks on some node */
+    ALG_NEEDS_EQUAL_NODES = 1u << 10, /* every node has the same number of ranks */
+    ALG_NODE_ORDER        = 1u << 11, /* commutative op, or ranks in blocks per node
                                          (node then leaders order is rank order) */
-    ALG_NEEDS_BLOCK_NODES = 1u << 11, /* ranks in blocks per node: a node's blocks of
+    ALG_NEEDS_BLOCK_NODES = 1u << 12, /* ranks in blocks per node: a node's blocks of
                                          data are contiguous in rank order */
 };
 

@@ -22,6 +22,12 @@
     X(barrier, node, ALG_NEEDS_NODES,                                       \
       "Cost = 2 Cost_intra(barrier, k) + Cost_inter(barrier, N), k ranks per node, N nodes", \
       "node-aware: barrier in each node, among the leaders, in each node again") \
+    X(barrier, inter_leaders, ALG_INTER,                                       \
+      "Cost = 2 Cost(barrier, p) + alpha", \
+      "intercommunicator: local barriers around a zero-byte swap of the two leaders") \
+    X(barrier, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha (one round)", \
+      "intercommunicator: a zero-byte message to every remote rank and back; small groups") \
     /* ---- bcast ---- */                                                 \
     X(bcast, binomial, 0,                                       \
       "Cost = ceil(lg p) (alpha + n beta)", \
@@ -44,6 +50,12 @@
     X(bcast, node, ALG_NEEDS_NODES,                                       \
       "Cost = Cost_inter(bcast, N) + Cost_intra(bcast, k), k ranks per node, N nodes", \
       "node-aware: bcast among one rank per node (the root on its node), then in each node") \
+    X(bcast, inter_leaders, ALG_INTER,                                       \
+      "Cost = alpha + n beta + Cost(bcast, q, n)", \
+      "intercommunicator: root -> remote rank 0, then the selected bcast in the remote group; short/medium") \
+    X(bcast, inter_scatter_allgather, ALG_INTER,                                       \
+      "Cost = q alpha + n beta + Cost(allgatherv, q, n)", \
+      "intercommunicator: root sends block i to remote rank i, then the selected allgatherv there; long") \
     /* ---- gather ---- */                                                 \
     X(gather, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -54,6 +66,12 @@
     X(gather, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                     \
       "Cost = Cost_intra(gather, k) + Cost_inter(gatherv, N), k ranks per node, N nodes", \
       "node-aware: gather in each node to one rank (the root on its node), then gatherv of the nodes' runs") \
+    X(gather, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(gather, q, n) + alpha + n beta", \
+      "intercommunicator: the selected gather at remote rank 0, one message to the root; small blocks") \
+    X(gather, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: every remote rank sends straight to the root; large blocks") \
     /* ---- gatherv ---- */                                                 \
     X(gatherv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
@@ -61,6 +79,12 @@
     X(gatherv, linear_throttled, 0,                                       \
       "Cost = (p-1) alpha + n beta, at most w = outstanding (8) receives in flight", \
       "linear with a Waitany-driven window at the root; large blocks at large p") \
+    X(gatherv, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: every remote rank sends straight to the root at rdispls") \
+    X(gatherv, inter_linear_throttled, ALG_INTER,                                       \
+      "Cost = q alpha + n beta, at most w = outstanding (8) receives in flight", \
+      "intercommunicator: linear with a window at the root; large blocks from many ranks") \
     /* ---- scatter ---- */                                                 \
     X(scatter, binomial, 0,                                       \
       "Cost = lg(p) alpha + ((p-1)/p) n beta", \
@@ -71,6 +95,12 @@
     X(scatter, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                    \
       "Cost = Cost_inter(scatterv, N) + Cost_intra(scatter, k), k ranks per node, N nodes", \
       "node-aware: scatterv of the nodes' runs to one rank per node, then scatter in each node") \
+    X(scatter, inter_leaders, ALG_INTER,                                       \
+      "Cost = alpha + n beta + Cost(scatter, q, n)", \
+      "intercommunicator: one message to remote rank 0, then the selected scatter; small blocks") \
+    X(scatter, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: the root sends block i straight to remote rank i; large blocks") \
     /* ---- scatterv ---- */                                                 \
     X(scatterv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
@@ -78,6 +108,12 @@
     X(scatterv, linear_throttled, 0,                                       \
       "Cost = (p-1) alpha + n beta, at most w = outstanding (8) sends in flight", \
       "linear with a Waitany-driven window at the root; large blocks at large p") \
+    X(scatterv, inter_linear, ALG_INTER,                                       \
+      "Cost = q alpha + n beta", \
+      "intercommunicator: the root sends block i straight to remote rank i from sdispls") \
+    X(scatterv, inter_linear_throttled, ALG_INTER,                                       \
+      "Cost = q alpha + n beta, at most w = outstanding (8) sends in flight", \
+      "intercommunicator: linear with a window at the root; large blocks to many ranks") \
     /* ---- allgather ---- */                                                 \
     X(allgather, ring, 0,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
@@ -97,6 +133,12 @@
     X(allgather, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                  \
       "Cost = Cost_intra(gather, k) + Cost_inter(allgatherv, N) + Cost_intra(bcast, n, k)", \
       "node-aware: gather in each node, allgatherv of the nodes' runs among leaders, bcast in each node") \
+    X(allgather, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(gather, p, n_p) + alpha + max(n_p, n_q) beta + Cost(bcast, p, n_q)", \
+      "intercommunicator: selected gather, leaders swap, selected bcast; small blocks, many ranks") \
+    X(allgather, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (q m_p + n_q) beta", \
+      "intercommunicator: every rank sends its block to every remote rank at once; large blocks") \
     /* ---- allgatherv ---- */                                                 \
     X(allgatherv, ring, 0,                                       \
       "Cost = (p-1) alpha + (p-1) m beta, m = largest block", \
@@ -113,6 +155,12 @@
     X(allgatherv, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                \
       "Cost = Cost_intra(gatherv, k) + Cost_inter(allgatherv, n, N) + Cost_intra(bcast, n, k) + 2n copies", \
       "node-aware: gatherv in each node, allgatherv of the packed node runs among leaders, bcast in each node") \
+    X(allgatherv, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (q m_p + n_q) beta", \
+      "intercommunicator: every rank sends its block to every remote rank at once") \
+    X(allgatherv, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (q m_p + n_q) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv (rank + j = k mod max); large blocks") \
     /* ---- alltoall ---- */                                                 \
     X(alltoall, bruck, ALG_NO_IN_PLACE,                                       \
       "Cost = ceil(lg p) alpha + (n/2) ceil(lg p) beta (+ (2 + lg p) n local copy)", \
@@ -132,6 +180,12 @@
     X(alltoall, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,                  \
       "Cost = Cost_intra(gather, kn, k) + Cost_inter(alltoallv, N) + Cost_intra(scatter, kn, k) + 2kn copies at leaders", \
       "node-aware: leaders gather their node's blocks, swap one section per node pair, scatter; short blocks") \
+    X(alltoall, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (q m + q m') beta", \
+      "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoall, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (q m + q m') beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv (rank + j = k mod max); large blocks") \
     /* ---- alltoallv ---- */                                                 \
     X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -142,6 +196,12 @@
     X(alltoallv, inplace, ALG_NEEDS_IN_PLACE,                                       \
       "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
       "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
+    X(alltoallv, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoallv, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv; large blocks") \
     /* ---- alltoallw ---- */                                                 \
     X(alltoallw, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
@@ -152,6 +212,12 @@
     X(alltoallw, inplace, ALG_NEEDS_IN_PLACE,                                       \
       "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \
       "MPI_IN_PLACE path: pairwise swaps in tournament rounds via one block temporary") \
+    X(alltoallw, inter_direct, ALG_INTER,                                       \
+      "Cost = q alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: block i to and from remote rank i, all at once") \
+    X(alltoallw, inter_pairwise, ALG_INTER,                                       \
+      "Cost = max(p,q) alpha + (bytes sent + bytes received) beta", \
+      "intercommunicator: max(p,q) rounds of one sendrecv; large blocks") \
     /* ---- reduce ---- */                                                 \
     X(reduce, binomial, 0,                                                    \
       "Cost = ceil(lg p) (alpha + n beta + n gamma) (+ alpha + n beta + n gamma if the op is non-commutative and root > 0)", \
@@ -171,6 +237,12 @@
     X(reduce, node, ALG_NEEDS_NODES | ALG_NODE_ORDER,                          \
       "Cost = Cost_intra(reduce, k) + Cost_inter(reduce, N), k ranks per node, N nodes", \
       "node-aware: reduce in each node to one rank (the root on its node), then among those") \
+    X(reduce, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, q, n) + alpha + n beta", \
+      "intercommunicator: the selected reduce at remote rank 0, which sends to the root; the default") \
+    X(reduce, inter_linear, ALG_INTER,                                       \
+      "Cost = alpha + q n beta + (q-1) n gamma", \
+      "intercommunicator: the root receives every remote vector at once, folds in rank order; tiny") \
     /* ---- allreduce ---- */                                                 \
     X(allreduce, recursive_doubling, 0,                                       \
       "Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma (+2(alpha+n beta) if p not pow2)", \
@@ -196,6 +268,12 @@
     X(allreduce, node_slices, ALG_NEEDS_NODES | ALG_NEEDS_EQUAL_NODES | ALG_NODE_ORDER, \
       "Cost = Cost_intra(reduce_scatter, n, k) + Cost_inter(allreduce, n/k, N) + Cost_intra(allgatherv, n, k)", \
       "node-aware, long vectors: reduce_scatter in the node, allreduce per slice across nodes, allgatherv") \
+    X(allreduce, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(bcast, p, n)", \
+      "intercommunicator: selected reduce, leaders swap, selected bcast; short/medium") \
+    X(allreduce, inter_reduce_scatter, ALG_INTER,                                       \
+      "Cost = Cost(reduce_scatter, p, n) + ceil(q/p) alpha + (n/min(p,q)) beta + Cost(allgatherv, p, n)", \
+      "intercommunicator: selected reduce_scatter, blocks to the other group, selected allgatherv; long") \
     /* ---- reduce_scatter ---- */                                                 \
     X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -218,6 +296,9 @@
     X(reduce_scatter, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,           \
       "Cost = Cost_intra(reduce, n, k) + Cost_inter(reduce_scatter, n, N) + Cost_intra(scatterv, n/N, k)", \
       "node-aware: reduce in each node, reduce_scatter of the nodes' runs among leaders, scatterv in each node") \
+    X(reduce_scatter, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatterv, p, n)", \
+      "intercommunicator: selected reduce, leaders swap, selected scatterv") \
     /* ---- reduce_scatter_block ---- */                                                 \
     X(reduce_scatter_block, recursive_halving, ALG_NEEDS_COMMUTATIVE,          \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
@@ -240,6 +321,12 @@
     X(reduce_scatter_block, node, ALG_NEEDS_NODES | ALG_NEEDS_BLOCK_NODES,     \
       "Cost = Cost_intra(reduce, n, k) + Cost_inter(reduce_scatter, n, N) + Cost_intra(scatterv, n/N, k)", \
       "node-aware: reduce in each node, reduce_scatter of the nodes' runs among leaders, scatterv in each node") \
+    X(reduce_scatter_block, inter_leaders, ALG_INTER,                                       \
+      "Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatter, p, n)", \
+      "intercommunicator: selected reduce, leaders swap, selected scatter") \
+    X(reduce_scatter_block, inter_reduce_scatter, ALG_INTER,                                       \
+      "Cost = Cost(reduce_scatter, p, n) + (ceil(q/p) + ceil(p/q) + 1) alpha + (n/min(p,q)) beta", \
+      "intercommunicator: selected reduce_scatter, pieces straight to the remote blocks; long") \
     /* ---- scan ---- */                                                 \
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \
@@ -319,6 +406,7 @@ static const struct {
     {ALG_NEEDS_PREDEFINED, "predefined-op", "needs a predefined op"},
     {ALG_NEEDS_IN_PLACE, "in-place", "only runs in place"},
     {ALG_NEEDS_CONTEXT, "own-comm", "runs only on the caller's communicator, not as a step"},
+    {ALG_INTER, "inter", "runs only on intercommunicators"},
     {ALG_NEEDS_NODES, "nodes", "needs 2 or more nodes and 2 or more ranks on some node"},
     {ALG_NEEDS_EQUAL_NODES, "equal-nodes", "needs the same number of ranks on every node"},
     {ALG_NODE_ORDER, "commutative-or-block", "needs a commutative op or ranks in blocks per node"},
@@ -336,6 +424,7 @@ static int restriction_holds(unsigned flag, const struct coll_key *k)
     case ALG_NEEDS_PREDEFINED: return k->predefined_op;
     case ALG_NEEDS_IN_PLACE: return k->in_place;
     case ALG_NEEDS_CONTEXT: return !k->sub;
+    case ALG_INTER: return k->inter;
     case ALG_NEEDS_NODES: return k->shape.nodes >= 2 && k->shape.ppn >= 2;
     case ALG_NEEDS_EQUAL_NODES: return k->shape.equal;
     case ALG_NODE_ORDER: return k->commutative || k->shape.block;
@@ -348,6 +437,11 @@ int registry_can_run(const struct algorithm *alg, const struct coll_key *key,
                      const char **why)
 {
     size_t n = sizeof restriction_words / sizeof restriction_words[0];
+    if (key->inter && !(alg->restrictions & ALG_INTER) && alg->run != vendor_run) {
+        if (why)
+            *why = "is not an intercommunicator algorithm";
+        return 0;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned f = restriction_words[i].flag;
         if ((alg->restrictions & f) && !restriction_holds(f, key)) {

@@ -88,12 +88,14 @@ int sched_keep_type(struct sched *s, MPI_Datatype type)
 
 static int copy_peers(struct sched *s)
 {
+    /* an intercommunicator's peers are its remote group */
+    int n = s->args.remote_size ? s->args.remote_size : s->args.size;
     if (!s->args.peers)
         return MPI_SUCCESS;
-    s->peers = malloc((size_t)s->args.size * sizeof *s->peers);
+    s->peers = malloc((size_t)n * sizeof *s->peers);
     if (!s->peers)
         return MPI_ERR_NO_MEM;
-    memcpy(s->peers, s->args.peers, (size_t)s->args.size * sizeof *s->peers);
+    memcpy(s->peers, s->args.peers, (size_t)n * sizeof *s->peers);
     s->args.peers = s->peers;
     return MPI_SUCCESS;
 }

@@ -3,6 +3,7 @@
  *
  *   mpirun -np 8 collbench -c allreduce,reduce_scatter -n 2,3,4,8 -o out.csv
  *   mpirun -np 8 collbench --overlap -c allreduce,bcast -m 4:4m -o ovl.csv
+ *   mpirun -np 8 collbench --inter -c allreduce,bcast,allgather -o inter.csv
  *
  * For each collective, communicator size and power-of-two message size,
  * every arm (vendor, auto, each native algorithm, parameter sweeps) is
@@ -37,13 +38,14 @@ struct options {
     int nps[64], nnps;
     int root, quiet;
     int overlap;         /* --overlap: nonblocking collectives against computation */
+    int inter;           /* --inter: on an intercommunicator of the two halves */
     double overlap_test; /* --overlap-test: MPI_Test every N us of computation (0: never) */
     MPI_Datatype type;
     struct bench_opts bench;
 };
 
 /* Long options without a short form. */
-enum { OPT_OVERLAP_TEST = 256, OPT_THREAD_MULTIPLE };
+enum { OPT_OVERLAP_TEST = 256, OPT_THREAD_MULTIPLE, OPT_INTER };
 
 static const char usage[] =
     "usage: collbench [options]\n"
@@ -73,6 +75,10 @@ static const char usage[] =
     "                       arms default to vendor,auto\n"
     "      --overlap-test N call MPI_Test every N microseconds of the computation\n"
     "                       (default: no MPI call inside it)\n"
+    "      --inter          run on an intercommunicator: the first np/2 ranks\n"
+    "                       against the other ones (np >= 2); the root is rank -r\n"
+    "                       of the first group; native arms are forced with\n"
+    "                       \"<coll> inter @NAME\" (name the inter_* algorithms)\n"
     "      --thread-multiple  MPI_Init_thread(MPI_THREAD_MULTIPLE), as the shim's\n"
     "                       progress thread needs; implied by COLLSHIM_PROGRESS_THREAD\n"
     "  -h, --help\n"
@@ -153,7 +159,8 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
         {"warmup", 1, 0, 'w'}, {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"csv", 1, 0, 'o'},
         {"fence", 1, 0, 'F'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'},
         {"overlap", 0, 0, 'O'}, {"overlap-test", 1, 0, OPT_OVERLAP_TEST},
-        {"thread-multiple", 0, 0, OPT_THREAD_MULTIPLE}, {0, 0, 0, 0}};
+        {"thread-multiple", 0, 0, OPT_THREAD_MULTIPLE}, {"inter", 0, 0, OPT_INTER},
+        {0, 0, 0, 0}};
     long long a, b;
     int ch, bad = 0;
     memset(o, 0, sizeof *o);
@@ -195,6 +202,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
             bad = o->overlap_test <= 0;
             break;
         case OPT_THREAD_MULTIPLE: break; /* read before MPI_Init (main) */
+        case OPT_INTER: o->inter = 1; break;
         case 'h': return 1;
         default: bad = 1; break;
         }
@@ -215,6 +223,7 @@ static int parse_options(struct options *o, int argc, char **argv, int world)
 /* Everything one rank needs to run the blocks. */
 struct run {
     struct options *o;
+    MPI_Comm inter; /* --inter: the intercommunicator of the block's ranks */
     struct bound_model model;
     struct bench_arm *arms[COLLOP_COUNT];
     int narms[COLLOP_COUNT];
@@ -259,7 +268,11 @@ static void run_size(struct run *r, int coll, MPI_Comm comm, size_t size,
     struct collop c;
     int np, err;
     MPI_Comm_size(comm, &np);
-    err = collop_setup(&c, coll, comm, size, r->o->type, r->o->root % np);
+    if (r->inter != MPI_COMM_NULL)
+        err = collop_setup_inter(&c, coll, comm, r->inter, size, r->o->type,
+                                 r->o->root % (np / 2));
+    else
+        err = collop_setup(&c, coll, comm, size, r->o->type, r->o->root % np);
     if (err == 0)
         err = r->o->overlap ? overlap_case(r, &c) : blocking_case(r, &c, res, notes);
     if (err != 0 && err != 1 && r->table) {
@@ -348,6 +361,22 @@ static void print_layout(const struct run *r, MPI_Comm comm, int np)
                 nodes ? "" : " (collshim does not run this communicator)");
 }
 
+/* --inter: the first np/2 ranks of sub against the others, in order. */
+static void make_inter(struct run *r, MPI_Comm sub, int np)
+{
+    MPI_Comm half;
+    int rank, first;
+    r->inter = MPI_COMM_NULL;
+    if (np < 2)
+        return;
+    MPI_Comm_rank(sub, &rank);
+    first = rank < np / 2;
+    MPI_Comm_split(sub, first, rank, &half);
+    MPI_Intercomm_create(half, 0, sub, first ? np / 2 : 0, 17, &r->inter);
+    MPI_Comm_free(&half);
+    MPI_Comm_set_errhandler(r->inter, MPI_ERRORS_RETURN);
+}
+
 static void run_all(struct run *r, int rank)
 {
     for (int k = 0; k < r->o->nnps; k++) {
@@ -357,8 +386,12 @@ static void run_all(struct run *r, int rank)
         if (sub != MPI_COMM_NULL) {
             MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN);
             print_layout(r, sub, np);
-            for (int i = 0; i < r->o->ncolls; i++)
+            if (r->o->inter)
+                make_inter(r, sub, np);
+            for (int i = 0; i < r->o->ncolls && (!r->o->inter || np >= 2); i++)
                 run_block(r, r->o->colls[i], sub);
+            if (r->inter != MPI_COMM_NULL)
+                MPI_Comm_free(&r->inter);
             MPI_Comm_free(&sub);
         }
         bench_quiet_barrier(MPI_COMM_WORLD);
@@ -395,7 +428,7 @@ static void init_threads(struct run *r, int *argc, char ***argv)
 int main(int argc, char **argv)
 {
     struct options o;
-    struct run r = {.o = &o};
+    struct run r = {.o = &o, .inter = MPI_COMM_NULL};
     int rank, world, rc;
     init_threads(&r, &argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -403,6 +436,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     print_errors = rank == 0;
     rc = parse_options(&o, argc, argv, world);
+    bench_arms_inter(o.inter);
     if (rc == 0)
         rc = parse_all_arms(&r, rank);
     if (rc != 0) {

@@ -47,12 +47,19 @@ static int has_vectors(int coll)
            coll == COLL_alltoallv || coll == COLL_alltoallw || coll == COLL_reduce_scatter;
 }
 
+/* This rank is the root (intercommunicator: passes MPI_ROOT). */
+static int is_root(const struct collop *c)
+{
+    return c->icomm != MPI_COMM_NULL ? c->root == MPI_ROOT : c->rank == c->root;
+}
+
 /* Buffer lengths and byte counts of a block collective: `b` elements
- * per block, p blocks at the side that holds all of them. */
+ * per block, p blocks at the side that holds all of them (the remote
+ * group's p on an intercommunicator). */
 static void size_blocks(struct collop *c, size_t b)
 {
-    size_t p = (size_t)c->size, blk = b * (size_t)c->elem, all = p * blk;
-    int root = c->rank == c->root;
+    size_t p = (size_t)c->remote, blk = b * (size_t)c->elem, all = p * blk;
+    int root = is_root(c);
     c->count = (int)b;
     c->key_bytes = c->full_bytes = all;
     switch (c->coll) {
@@ -80,7 +87,7 @@ static void size_vector(struct collop *c, size_t n)
     c->count = (int)n;
     c->key_bytes = c->full_bytes = bytes;
     c->sendlen = c->coll == COLL_bcast ? 0 : bytes;
-    c->recvlen = c->coll == COLL_reduce && c->rank != c->root ? 0 : bytes;
+    c->recvlen = c->coll == COLL_reduce && !is_root(c) ? 0 : bytes;
 }
 
 static void size_reduce_scatter(struct collop *c, size_t n)
@@ -98,7 +105,7 @@ static void size_reduce_scatter(struct collop *c, size_t n)
  * alltoallw) and types of the v/w variants: uniform blocks. */
 static void fill_vectors(struct collop *c)
 {
-    for (int i = 0; i < c->size; i++) {
+    for (int i = 0; i < c->remote; i++) {
         c->counts[i] = c->count;
         c->displs[i] = i * c->count * (c->coll == COLL_alltoallw ? c->elem : 1);
         c->types[i] = c->type;
@@ -107,7 +114,7 @@ static void fill_vectors(struct collop *c)
 
 static int alloc_buffers(struct collop *c)
 {
-    size_t p = (size_t)c->size;
+    size_t p = (size_t)(c->size > c->remote ? c->size : c->remote);
     c->counts = calloc(p, sizeof *c->counts);
     c->displs = calloc(p, sizeof *c->displs);
     c->types = calloc(p, sizeof *c->types);
@@ -122,28 +129,83 @@ static int alloc_data(struct collop *c)
     return c->sendbuf && c->recvbuf && c->refbuf ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
-/* Elements of the case, or 0 when the size cannot be expressed. */
+/* Elements of the case, or 0 when the size cannot be expressed. On an
+ * intercommunicator reduce_scatter_block's recvcount times the group size
+ * must be the same in both groups: blocks of n / (p q) * q here. */
 static size_t case_elements(const struct collop *c, size_t size)
 {
     size_t n = size / (size_t)c->elem;
+    if (c->coll == COLL_reduce_scatter_block && c->icomm != MPI_COMM_NULL)
+        return n / ((size_t)c->size * (size_t)c->remote) * (size_t)c->remote;
     if (c->coll == COLL_reduce_scatter_block)
         return n / (size_t)c->size;
     return n;
 }
 
+static int setup(struct collop *c, int coll, MPI_Comm comm, MPI_Comm inter, size_t size,
+                 MPI_Datatype type, int root);
+
 int collop_setup(struct collop *c, int coll, MPI_Comm comm, size_t size,
+                 MPI_Datatype type, int root)
+{
+    return setup(c, coll, comm, MPI_COMM_NULL, size, type, root);
+}
+
+/* The root argument at this rank. inter joins comm's ranks in order, the
+ * group holding comm's rank 0 (where the root is) first: there a rank's
+ * local rank is its rank in comm, in the other group it is lower. */
+static int inter_root(MPI_Comm comm, MPI_Comm inter, int root)
+{
+    int rank, lrank;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_rank(inter, &lrank);
+    if (lrank != rank)
+        return root;
+    return lrank == root ? MPI_ROOT : MPI_PROC_NULL;
+}
+
+int collop_setup_inter(struct collop *c, int coll, MPI_Comm comm, MPI_Comm inter, size_t size,
+                       MPI_Datatype type, int root)
+{
+    if (coll == COLL_scan || coll == COLL_exscan)
+        return 1;
+    return setup(c, coll, comm, inter, size, type, inter_root(comm, inter, root));
+}
+
+/* The shim's selection bytes on an intercommunicator (the same in both
+ * groups; shim/validate_inter.c). */
+static uint64_t inter_key_bytes(const struct collop *c)
+{
+    uint64_t blk = (uint64_t)c->count * (uint64_t)c->elem;
+    switch (c->coll) {
+    case COLL_allgather: case COLL_alltoall:
+        return blk * (uint64_t)(c->size + c->remote);
+    case COLL_gather: case COLL_scatter: /* blocks of the group that is not the root's */
+        return blk * (uint64_t)(c->root >= 0 ? c->size : c->remote);
+    case COLL_reduce_scatter_block:
+        return c->full_bytes;
+    default:
+        return c->key_bytes;
+    }
+}
+
+static int setup(struct collop *c, int coll, MPI_Comm comm, MPI_Comm inter, size_t size,
                  MPI_Datatype type, int root)
 {
     int err, tsize = 1;
     memset(c, 0, sizeof *c);
     c->coll = coll;
     c->comm = comm;
+    c->icomm = inter;
     c->root = is_rooted(coll) ? root : 0;
     c->size_bytes = size;
     c->type = collop_has_op(coll) ? type : MPI_CHAR;
     c->op = collop_has_op(coll) ? MPI_SUM : MPI_OP_NULL;
-    MPI_Comm_rank(comm, &c->rank);
-    MPI_Comm_size(comm, &c->size);
+    MPI_Comm_rank(inter != MPI_COMM_NULL ? inter : comm, &c->rank);
+    MPI_Comm_size(inter != MPI_COMM_NULL ? inter : comm, &c->size);
+    c->remote = c->size;
+    if (inter != MPI_COMM_NULL)
+        MPI_Comm_remote_size(inter, &c->remote);
     MPI_Type_size(c->type, &tsize);
     c->elem = tsize;
     if ((err = alloc_buffers(c)))
@@ -160,11 +222,14 @@ int collop_setup(struct collop *c, int coll, MPI_Comm comm, size_t size,
         size_reduce_scatter(c, n);
     else if (coll == COLL_reduce_scatter_block) {
         size_blocks(c, n);
+        c->full_bytes = (size_t)c->size * n * (size_t)c->elem; /* the local group's vector */
         c->sendlen = c->full_bytes, c->recvlen = n * (size_t)c->elem;
     } else {
         size_blocks(c, n);
         fill_vectors(c);
     }
+    if (inter != MPI_COMM_NULL)
+        c->key_bytes = inter_key_bytes(c);
     return alloc_data(c);
 }
 
@@ -203,7 +268,7 @@ static void fill_pattern(void *buf, size_t len, MPI_Datatype type, int rank)
 void collop_prepare(struct collop *c)
 {
     fill_pattern(c->sendbuf, c->sendlen, c->type, c->rank);
-    if (c->coll == COLL_bcast && c->rank == c->root)
+    if (c->coll == COLL_bcast && is_root(c))
         fill_pattern(c->recvbuf, c->recvlen, c->type, c->rank);
     else
         memset(c->recvbuf, 0xa5, c->recvlen);
@@ -220,6 +285,10 @@ static int issue(const struct collop *c, MPI_Request *req)
     void *r = c->recvbuf;
     MPI_Datatype t = c->type;
     int n = c->count;
+    struct collop on = *c; /* the communicator the collective runs on */
+    if (c->icomm != MPI_COMM_NULL)
+        on.comm = c->icomm;
+    c = &on;
     switch (c->coll) {
     case COLL_barrier: return EITHER(MPI_Barrier, MPI_Ibarrier, c->comm);
     case COLL_bcast: return EITHER(MPI_Bcast, MPI_Ibcast, r, n, t, c->root, c->comm);
@@ -285,7 +354,7 @@ int collop_reference(struct collop *c)
 static int output_significant(const struct collop *c)
 {
     switch (c->coll) {
-    case COLL_gather: case COLL_gatherv: case COLL_reduce: return c->rank == c->root;
+    case COLL_gather: case COLL_gatherv: case COLL_reduce: return is_root(c);
     case COLL_exscan: return c->rank != 0;
     default: return 1;
     }

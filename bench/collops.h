@@ -36,7 +36,10 @@ int collop_uses_elements(int coll);
 
 struct collop {
     int coll;
-    MPI_Comm comm;
+    MPI_Comm comm;          /* all ranks of the case: the fences and agreements */
+    MPI_Comm icomm;         /* --inter: the intercommunicator the collective runs
+                               on (rank, size: its local group); else MPI_COMM_NULL */
+    int remote;             /* --inter: the remote group's size; else size */
     int rank, size, root;
     size_t size_bytes;      /* the case's size, OSU meaning (above) */
     uint64_t key_bytes;     /* the shim's selection bytes of this call */
@@ -58,6 +61,15 @@ struct collop {
  * every rank must agree on the arguments. */
 int collop_setup(struct collop *c, int coll, MPI_Comm comm, size_t size,
                  MPI_Datatype type, int root);
+/* The same case on intercommunicator inter whose two groups together are
+ * comm: the root is rank `root` of the group holding rank 0 of comm (the
+ * standard's MPI_ROOT / MPI_PROC_NULL / remote rank arguments are made
+ * here); sizes keep their meaning per rank, with blocks per REMOTE rank
+ * (gather at the root, allgather, alltoall). Returns 1 for scan and exscan
+ * (not defined on intercommunicators) and for reduce_scatter_block sizes
+ * below one element per rank of both groups. */
+int collop_setup_inter(struct collop *c, int coll, MPI_Comm comm, MPI_Comm inter, size_t size,
+                       MPI_Datatype type, int root);
 void collop_free(struct collop *c);
 
 /* Fill the inputs with a rank-dependent pattern and the outputs with a

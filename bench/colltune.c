@@ -321,7 +321,8 @@ static char *arm_spec(const struct options *o, const char *coll)
     for (int i = 0; i < n; i++) {
         const char *name = collshim_algorithm_name(coll, i);
         const struct sweep_row *row = name ? find_sweep(o, coll, name) : NULL;
-        if (name && strcmp(name, "vendor"))
+        /* intracommunicator tables: the inter_* algorithms cannot run them */
+        if (name && strcmp(name, "vendor") && strncmp(name, "inter_", 6))
             bench_text_put(&t, ",%s", row ? row->spec : name);
     }
     return t.s;

@@ -164,7 +164,9 @@ void out_csv_header(FILE *f)
 static void csv_case_arm(FILE *f, const struct collop *c, const struct bench_arm *arm,
                          const struct arm_result *r)
 {
-    fprintf(f, "%s,%d,%zu,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,", collop_name(c->coll), c->size,
+    /* np: every rank of the case (both groups of an intercommunicator) */
+    int np = c->icomm != MPI_COMM_NULL ? c->size + c->remote : c->size;
+    fprintf(f, "%s,%d,%zu,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,", collop_name(c->coll), np,
             c->size_bytes, (unsigned long long)c->key_bytes, (unsigned long long)c->full_bytes,
             arm->label, kind_name(arm->kind), arm->kind == ARM_NATIVE ? arm->alg : arm->label,
             arm->params, r->ran, status_name(r->status), r->why);

@@ -71,12 +71,20 @@ static int add_arm(struct arm_list *l, enum arm_kind kind, const char *label, co
     return 0;
 }
 
+static int arms_inter; /* bench_arms_inter() */
+
+void bench_arms_inter(int on) { arms_inter = on != 0; }
+
+/* Every native algorithm of the communicator kind being measured: the
+ * inter_* ones on intercommunicators, the others elsewhere. */
 static int add_natives(struct arm_list *l, const char *coll)
 {
     int n = collshim_algorithm_count(coll);
     for (int i = 0; i < n; i++) {
         const char *name = collshim_algorithm_name(coll, i);
-        if (name && strcmp(name, "vendor") && add_arm(l, ARM_NATIVE, name, name, ""))
+        if (!name || !strcmp(name, "vendor") || (strncmp(name, "inter_", 6) == 0) != arms_inter)
+            continue;
+        if (add_arm(l, ARM_NATIVE, name, name, ""))
             return -1;
     }
     return 0;
@@ -234,7 +242,8 @@ static void arm_select(const struct collop *c, const struct bench_arm *arm,
 {
     char rule[256];
     if (arm->kind == ARM_NATIVE) {
-        snprintf(rule, sizeof rule, "%s @%s %s", collop_name(c->coll), arm->alg, arm->params);
+        snprintf(rule, sizeof rule, "%s%s @%s %s", collop_name(c->coll),
+                 c->icomm != MPI_COMM_NULL ? " inter" : "", arm->alg, arm->params);
         install(rule);
     } else if (arm->kind == ARM_AUTO) {
         install(arm->rules ? arm->rules : o->auto_rules);

@@ -58,6 +58,9 @@ struct bench_arm {
  * Returns 0 and a malloc'ed array, or -1 with a message in err. */
 int bench_arms_parse(const char *coll, const char *spec, const char *exclude,
                      struct bench_arm **arms, int *narms, char *err, size_t errlen);
+/* "all" and "native" name the intercommunicator algorithms (inter_*) when
+ * on (collbench --inter), the others when off (the default). */
+void bench_arms_inter(int on);
 
 enum arm_status { ARM_OK, ARM_NA, ARM_FAILED, ARM_SLOW };
 

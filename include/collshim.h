@@ -43,7 +43,8 @@ int collshim_algorithm_can_run(const char *coll, const char *name, int np,
  * all nodes hold as many (*equal) and each node's ranks are consecutive
  * (*block); any pointer may be NULL. Collective over comm when it is the
  * first collective there (it makes comm's context). 0, or -1 when collshim
- * does not run comm's collectives (the vendor does). */
+ * does not run comm's collectives (the vendor does) or comm is an
+ * intercommunicator (no node levels there). */
 int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, int *block);
 
 /* While on (nonzero), every collective of this process goes straight to the

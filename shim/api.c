@@ -74,7 +74,7 @@ EXPORT int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, 
     struct comm_ctx *ctx = NULL;
     struct coll_args a = {0};
     if (!shim_ready() || comm == MPI_COMM_NULL || ctx_get(comm, &ctx) || !ctx ||
-        ctx->forwarded)
+        ctx->forwarded || ctx->remote_size)
         return -1;
     a.size = ctx->size;
     layout_attach(&a, ctx);

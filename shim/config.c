@@ -55,6 +55,7 @@ void config_load(int world_rank)
     shim_cfg.disabled = env_flag("COLLSHIM_DISABLE");
     shim_cfg.verbose = env_flag("COLLSHIM_VERBOSE");
     shim_cfg.schedule_blocking = env_flag("COLLSHIM_SCHEDULE_BLOCKING");
+    shim_cfg.lazy_contexts = env_flag("COLLSHIM_LAZY_CONTEXTS");
     shim_cfg.list = env_flag("COLLSHIM_LIST");
     shim_cfg.report = env_flag("COLLSHIM_REPORT") ? getenv("COLLSHIM_REPORT") : NULL;
     if (tune && *tune)

@@ -18,8 +18,10 @@
  *
  * Contexts are cached under a keyval (MPI_COMM_NULL_COPY_FN: a dup gets its
  * own) whose delete callback releases the id. A communicator that cannot
- * get one (no free id, ranks outside MPI_COMM_WORLD, intercommunicators
- * until native support) is forwarded to the vendor. */
+ * get one (no free id, ranks outside MPI_COMM_WORLD) is forwarded to the
+ * vendor. An intercommunicator's context holds both groups' world ranks
+ * (peers: the remote group, the ranks point-to-point names there;
+ * local_peers: its own group) and an id agreed by both groups. */
 #include "shim.h"
 
 #include <pthread.h>
@@ -147,35 +149,46 @@ static int id_agree(MPI_Comm comm, int *id)
 
 /* ---- rank translation ---- */
 
-/* World rank of each rank of comm into ctx->peers; NULL when the numbering
- * is MPI_COMM_WORLD's; -1 in *outside when a rank is not in the world. */
-static int map_peers(MPI_Comm comm, struct comm_ctx *ctx, int *outside)
+/* World rank of each of the n ranks of group into *out (malloc'd); NULL
+ * when they are MPI_COMM_WORLD's own numbering and identity_ok; *outside
+ * when a rank is not in the world. */
+static int map_group(MPI_Group group, int n, int identity_ok, int **out, int *outside)
 {
-    MPI_Group group;
-    int p = ctx->size, err, identity = p == world_size;
-    int *ranks = malloc(2 * (size_t)p * sizeof(int));
+    int err, identity = identity_ok && n == world_size;
+    int *ranks = calloc(2 * (size_t)n + 1, sizeof(int));
+    *out = NULL;
     *outside = 0;
     if (!ranks)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < p; i++)
+    for (int i = 0; i < n; i++)
         ranks[i] = i;
-    if (!(err = PMPI_Comm_group(comm, &group))) {
-        err = PMPI_Group_translate_ranks(group, p, ranks, world_group, ranks + p);
-        PMPI_Group_free(&group);
-    }
-    for (int i = 0; i < p && !err; i++) {
-        *outside |= ranks[p + i] == MPI_UNDEFINED;
-        identity &= ranks[p + i] == i;
+    err = PMPI_Group_translate_ranks(group, n, ranks, world_group, ranks + n);
+    for (int i = 0; i < n && !err; i++) {
+        *outside |= ranks[n + i] == MPI_UNDEFINED;
+        identity &= ranks[n + i] == i;
     }
     if (err || identity || *outside) {
         free(ranks);
         return err;
     }
-    memmove(ranks, ranks + p, (size_t)p * sizeof(int));
-    ctx->peers = realloc(ranks, (size_t)p * sizeof(int));
-    if (!ctx->peers)
-        ctx->peers = ranks;
+    memmove(ranks, ranks + n, (size_t)n * sizeof(int));
+    *out = realloc(ranks, (size_t)n * sizeof(int) + 1);
+    if (!*out)
+        *out = ranks;
     return MPI_SUCCESS;
+}
+
+/* World rank of each rank of comm into ctx->peers; NULL when the numbering
+ * is MPI_COMM_WORLD's; -1 in *outside when a rank is not in the world. */
+static int map_peers(MPI_Comm comm, struct comm_ctx *ctx, int *outside)
+{
+    MPI_Group group;
+    int err = PMPI_Comm_group(comm, &group);
+    if (err)
+        return err;
+    err = map_group(group, ctx->size, 1, &ctx->peers, outside);
+    PMPI_Group_free(&group);
+    return err;
 }
 
 /* ---- contexts ---- */
@@ -186,6 +199,7 @@ static void ctx_destroy(struct comm_ctx *ctx)
         id_release(ctx->id);
     free(ctx->peers);
     free(ctx->layout);
+    free(ctx->local_peers);
     free(ctx);
 }
 
@@ -233,6 +247,44 @@ int ctx_init(int collective_ok)
 
 MPI_Comm ctx_shadow(void) { return world_shadow; }
 
+/* An intercommunicator: the world ranks of both groups, and one tag id
+ * agreed by both groups, over a transient merge of the two (freed at once,
+ * so it costs no communicator of the user's budget for longer than this
+ * call). Either every rank of both groups gets the id or none does: the
+ * groups see the same facts (the world, both groups). */
+static int ctx_fill_inter(MPI_Comm comm, struct comm_ctx *ctx)
+{
+    MPI_Group local, remote;
+    MPI_Comm merged = MPI_COMM_NULL;
+    int outside_local = 0, outside_remote = 0, err;
+    PMPI_Comm_remote_size(comm, &ctx->remote_size);
+    if ((err = PMPI_Comm_group(comm, &local)))
+        return err;
+    if ((err = PMPI_Comm_remote_group(comm, &remote))) {
+        PMPI_Group_free(&local);
+        return err;
+    }
+    err = map_group(local, ctx->size, 0, &ctx->local_peers, &outside_local);
+    if (!err)
+        err = map_group(remote, ctx->remote_size, 0, &ctx->peers, &outside_remote);
+    PMPI_Group_free(&local);
+    PMPI_Group_free(&remote);
+    if (err)
+        return err;
+    if (outside_local || outside_remote) {
+        ctx->forwarded = "it has ranks outside MPI_COMM_WORLD";
+        return MPI_SUCCESS;
+    }
+    if ((err = PMPI_Intercomm_merge(comm, 0, &merged)))
+        return err;
+    err = id_agree(merged, &ctx->id);
+    PMPI_Comm_free(&merged);
+    if (!err && ctx->id < 0)
+        ctx->forwarded = "every tag id is taken by a live communicator";
+    ctx->tag = ctx->id < 0 ? 0 : ctx->id * CTX_TAG_SPAN;
+    return err;
+}
+
 /* Fill ctx for comm; ctx->forwarded says why it goes to the vendor. Every
  * rank of comm takes the same branches (the world and the group are common
  * to them), so either all or none agree on an id. */
@@ -243,9 +295,9 @@ static int ctx_fill(MPI_Comm comm, struct comm_ctx *ctx)
     PMPI_Comm_test_inter(comm, &ctx->is_inter);
     PMPI_Comm_rank(comm, &ctx->rank);
     PMPI_Comm_size(comm, &ctx->size);
-    if (ctx->is_inter)
-        ctx->forwarded = "an intercommunicator";
-    else if (world_shadow == MPI_COMM_NULL)
+    if (ctx->is_inter && world_shadow != MPI_COMM_NULL)
+        return ctx_fill_inter(comm, ctx);
+    if (world_shadow == MPI_COMM_NULL)
         ctx->forwarded = "the shim was set up outside MPI_Init and has no communicator of its own";
     else if ((err = map_peers(comm, ctx, &outside)))
         return err;

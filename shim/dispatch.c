@@ -26,7 +26,9 @@ void dispatch_call_facts(struct coll_args *a)
                    a->recvbuf == MPI_IN_PLACE);
     a->commutative = 1;
     a->predefined_op = 1;
-    if (has_op(a->coll) && a->op != MPI_OP_NULL) {
+    /* an intercommunicator reduce's MPI_PROC_NULL ranks: the op is not significant */
+    int idle = a->remote_size && a->coll == COLL_reduce && a->root == MPI_PROC_NULL;
+    if (has_op(a->coll) && a->op != MPI_OP_NULL && !idle) {
         PMPI_Op_commutative(a->op, &a->commutative);
         a->predefined_op = buf_op_is_predefined(a->op);
     }
@@ -51,6 +53,11 @@ static struct coll_key make_key(const struct coll_args *a)
                          .count = key_count(a), .commutative = a->commutative != 0,
                          .predefined_op = a->predefined_op != 0,
                          .in_place = key_in_place(a) != 0, .shape = a->shape};
+    if (a->remote_size) { /* both groups must read the same key */
+        k.inter = 1;
+        k.np = a->size < a->remote_size ? a->size : a->remote_size;
+        k.remote = a->size < a->remote_size ? a->remote_size : a->size;
+    }
     return k;
 }
 
@@ -80,10 +87,15 @@ static void verbose_line(const struct coll_args *a, int alg)
         seen[nseen].np = a->size;
         seen[nseen].nodes = a->shape.nodes;
         seen[nseen++].alg = alg;
-        fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s -> %s\n",
-                coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
-                a->shape.ppn, a->shape.equal ? "" : " unequal",
-                a->shape.block ? "" : " interleaved", registry_table[alg].name);
+        if (a->remote_size) /* no node shape on an intercommunicator */
+            fprintf(stderr, "collshim: %s inter np=%d remote=%d bytes=%llu -> %s\n",
+                    coll_name(a->coll), a->size, a->remote_size,
+                    (unsigned long long)a->bytes, registry_table[alg].name);
+        else
+            fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s -> %s\n",
+                    coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
+                    a->shape.ppn, a->shape.equal ? "" : " unequal",
+                    a->shape.block ? "" : " interleaved", registry_table[alg].name);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -257,20 +269,18 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
         return vendor_resolve() ? (*err = MPI_ERR_INTERN, ROUTE_BROKEN) : ROUTE_VENDOR;
     if ((*err = ctx_find(comm, &ctx)))
         return ROUTE_ERROR;
-    if (ctx && ctx->is_inter) /* intercommunicators: the vendor's, until native support */
-        return ROUTE_VENDOR;
+    a->remote_size = 0;
     if (ctx) {
         a->rank = ctx->rank;
         a->size = ctx->size;
+        a->remote_size = ctx->is_inter ? ctx->remote_size : 0;
     } else {
         int inter = 0;
-        PMPI_Comm_test_inter(comm, &inter);
-        if (inter && !may_agree)
-            return ROUTE_VENDOR;
-        if (inter)
-            return (*err = ctx_get(comm, &ctx)) ? ROUTE_ERROR : ROUTE_VENDOR;
         PMPI_Comm_rank(comm, &a->rank);
         PMPI_Comm_size(comm, &a->size);
+        PMPI_Comm_test_inter(comm, &inter);
+        if (inter)
+            PMPI_Comm_remote_size(comm, &a->remote_size);
     }
     dispatch_call_facts(a);
     if ((*err = validate_args(a)))
@@ -289,6 +299,7 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
     }
     a->comm = ctx_shadow();
     a->peers = ctx->peers;
+    a->local_peers = ctx->local_peers;
     layout_attach(a, ctx);
     a->bytes = key_bytes(a);
     *ctxp = ctx;

@@ -95,6 +95,11 @@ static struct node_layout *layout_build(const struct comm_ctx *ctx)
 void layout_attach(struct coll_args *a, struct comm_ctx *ctx)
 {
     struct node_layout *L = __atomic_load_n(&ctx->layout, __ATOMIC_ACQUIRE);
+    if (ctx->remote_size) { /* intercommunicator: peers are the remote group's */
+        a->layout = NULL;
+        a->shape = (struct node_shape){0, 0, 0, 0};
+        return;
+    }
     if (!L && world_node) {
         struct node_layout *made = layout_build(ctx), *none = NULL;
         if (made && !__atomic_compare_exchange_n(&ctx->layout, &none, made, 0,

@@ -27,41 +27,48 @@ static void ready(void)
 
 static int busy(void) { return __atomic_load_n(&nbc_active, __ATOMIC_ACQUIRE); }
 
+/* The loop of a blocking completion call while schedules are in flight:
+ * advance them, test without blocking, until test_call fails or done;
+ * the progress thread stands aside meanwhile (nbc_waiters), since this
+ * thread is progressing them already. Returns from the caller when done;
+ * falls through to the vendor's blocking call once nothing is in flight. */
+#define PROGRESSING_WAIT(test_call, done)                                      \
+    if (busy()) {                                                              \
+        int err_ = MPI_SUCCESS, done_ = 0;                                     \
+        __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_RELAXED);                 \
+        do {                                                                   \
+            nbc_progress();                                                    \
+            err_ = (test_call);                                                \
+            done_ = err_ != MPI_SUCCESS || (done);                             \
+        } while (!done_ && busy());                                            \
+        __atomic_sub_fetch(&nbc_waiters, 1, __ATOMIC_RELAXED);                 \
+        if (done_)                                                             \
+            return err_;                                                       \
+    }
+
 EXPORT int PMPI_Wait(MPI_Request *req, MPI_Status *status)
 {
+    int flag = 0;
     ready();
-    while (busy()) {
-        int flag = 0, err;
-        nbc_progress();
-        if ((err = vendor.test(req, &flag, status)) || flag)
-            return err;
-    }
+    PROGRESSING_WAIT(vendor.test(req, &flag, status), flag)
     return vendor.wait(req, status);
 }
 int MPI_Wait(MPI_Request *, MPI_Status *) ALIAS_STR(PMPI_Wait);
 
 EXPORT int PMPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
+    int flag = 0;
     ready();
-    while (busy()) {
-        int flag = 0, err;
-        nbc_progress();
-        if ((err = vendor.testall(n, reqs, &flag, statuses)) || flag)
-            return err;
-    }
+    PROGRESSING_WAIT(vendor.testall(n, reqs, &flag, statuses), flag)
     return vendor.waitall(n, reqs, statuses);
 }
 int MPI_Waitall(int, MPI_Request[], MPI_Status[]) ALIAS_STR(PMPI_Waitall);
 
 EXPORT int PMPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *status)
 {
+    int flag = 0;
     ready();
-    while (busy()) {
-        int flag = 0, err;
-        nbc_progress();
-        if ((err = vendor.testany(n, reqs, idx, &flag, status)) || flag)
-            return err;
-    }
+    PROGRESSING_WAIT(vendor.testany(n, reqs, idx, &flag, status), flag)
     return vendor.waitany(n, reqs, idx, status);
 }
 int MPI_Waitany(int, MPI_Request[], int *, MPI_Status *) ALIAS_STR(PMPI_Waitany);
@@ -70,12 +77,7 @@ EXPORT int PMPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
                          MPI_Status statuses[])
 {
     ready();
-    while (busy()) {
-        int err;
-        nbc_progress();
-        if ((err = vendor.testsome(n, reqs, outcount, idx, statuses)) || *outcount != 0)
-            return err;
-    }
+    PROGRESSING_WAIT(vendor.testsome(n, reqs, outcount, idx, statuses), *outcount != 0)
     return vendor.waitsome(n, reqs, outcount, idx, statuses);
 }
 int MPI_Waitsome(int, MPI_Request[], int *, int[], MPI_Status[]) ALIAS_STR(PMPI_Waitsome);
@@ -240,13 +242,9 @@ int MPI_Sendrecv(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Dat
 
 EXPORT int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    int flag = 0;
     ready();
-    while (busy()) {
-        int flag = 0, err;
-        nbc_progress();
-        if ((err = PMPI_Iprobe(source, tag, comm, &flag, status)) || flag)
-            return err;
-    }
+    PROGRESSING_WAIT(PMPI_Iprobe(source, tag, comm, &flag, status), flag)
     return vendor.probe(source, tag, comm, status);
 }
 int MPI_Probe(int, int, MPI_Comm, MPI_Status *) ALIAS_STR(PMPI_Probe);

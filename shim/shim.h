@@ -51,6 +51,7 @@ struct shim_config {
     int disabled;          /* COLLSHIM_DISABLE=1 */
     int verbose;           /* COLLSHIM_VERBOSE=1 */
     int schedule_blocking; /* COLLSHIM_SCHEDULE_BLOCKING=1: blocking calls run schedules */
+    int lazy_contexts;     /* COLLSHIM_LAZY_CONTEXTS=1: no context at communicator creation */
     int list;              /* COLLSHIM_LIST=1 */
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
     struct tune_table tune_env, tune_file, tune_builtin;
@@ -71,7 +72,10 @@ struct comm_ctx {
     int is_inter;
     int id;                /* tag id on the shadow; -1: forwarded to the vendor */
     int tag;               /* id * CTX_TAG_SPAN: the first tag of this communicator */
-    int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering */
+    int *peers;            /* world rank of each rank; NULL: MPI_COMM_WORLD's numbering;
+                              intercommunicator: of each remote rank (never NULL) */
+    int remote_size;       /* intercommunicator: size of the remote group */
+    int *local_peers;      /* intercommunicator: world rank of each local rank */
     const char *forwarded; /* why the vendor runs this communicator's calls, or NULL */
     unsigned long long serial; /* never reused: names the context in caches */
     unsigned long long nb_calls; /* nonblocking calls so far: the next one's tag */
@@ -153,6 +157,9 @@ int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc
 void nbc_progress(void);
 /* Schedules in flight (cheap check for the completion calls). */
 extern int nbc_active;
+/* Threads inside a blocking completion call that progresses schedules:
+ * the progress thread stands aside while there are any. */
+extern int nbc_waiters;
 /* The persistent collective behind a user request, or NULL. */
 struct nbc_request *nbc_persistent_find(MPI_Request req);
 int nbc_persistent_start(struct nbc_request *r);

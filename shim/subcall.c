@@ -21,6 +21,8 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
     sub->rank = g->rank;
     sub->size = g->size;
     sub->peers = g->peers;
+    sub->remote_size = 0; /* a group step is an intracommunicator collective */
+    sub->local_peers = NULL;
     sub->alias_in_place = 0;
     sub->layout = g->layout;
     sub->shape = g->shape;
@@ -32,6 +34,11 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
     const struct algorithm *alg = &registry_table[choice.alg];
     if (alg->restrictions & ALG_NEEDS_CONTEXT) /* the built-in table lacks a rule */
         return MPI_ERR_INTERN;
+    /* counted as a run of its own, but the call's algorithm stays the one
+       collshim_last_algorithm() names (the composed one, not its last step) */
+    int call_alg = dispatch_last_alg;
     dispatch_count(choice.alg);
-    return alg->run(sub);
+    int err = alg->run(sub);
+    dispatch_last_alg = call_alg;
+    return err;
 }

@@ -13,12 +13,10 @@
 #include "config.h"
 #include "shim.h"
 #include "op_check.h"
+#include "validate.h"
 #include "../algorithms/common/buf.h"
 
 #include <string.h>
-
-/* Which MPI this build checks like (a constant the compiler folds). */
-#define VENDOR_IS_MPICH (COLLSHIM_FLAVOUR[0] == 'm')
 
 static int is_root_coll(enum coll_id c)
 {
@@ -36,7 +34,7 @@ static int is_reduction(enum coll_id c)
 
 /* NULL holding data: count > 0 of a type with bytes that starts at the
  * buffer (a derived type with absolute addresses may use MPI_BOTTOM). */
-static int check_buffer(const void *buf, int count, MPI_Datatype type)
+int check_buffer(const void *buf, int count, MPI_Datatype type)
 {
     MPI_Aint true_lb, true_extent;
     if (buf || count <= 0 || buf == MPI_IN_PLACE)
@@ -49,7 +47,7 @@ static int check_buffer(const void *buf, int count, MPI_Datatype type)
 
 /* A significant buffer: count, then type (vendor_checks: the vendor
  * refuses it uncommitted), then the buffer. */
-static int check_side(const void *buf, int count, MPI_Datatype *type, int vendor_checks)
+int check_side(const void *buf, int count, MPI_Datatype *type, int vendor_checks)
 {
     int err;
     if (count < 0)
@@ -59,7 +57,7 @@ static int check_side(const void *buf, int count, MPI_Datatype *type, int vendor
     return check_buffer(buf, count, *type);
 }
 
-static int check_counts(const int *counts, int n)
+int check_counts(const int *counts, int n)
 {
     if (!counts)
         return MPI_ERR_COUNT;
@@ -70,7 +68,7 @@ static int check_counts(const int *counts, int n)
 }
 
 /* A significant buffer with a count per rank. */
-static int check_vside(const void *buf, const int *counts, int n, MPI_Datatype *type,
+int check_vside(const void *buf, const int *counts, int n, MPI_Datatype *type,
                        int vendor_checks)
 {
     int err, first = 0;
@@ -85,7 +83,7 @@ static int check_vside(const void *buf, const int *counts, int n, MPI_Datatype *
 
 /* A significant buffer with a count and a type per rank (alltoallw); both
  * MPIs check every type, and MPICH a NULL buffer at displacement 0. */
-static int check_wside(const void *buf, const int *counts, const int *displs,
+int check_wside(const void *buf, const int *counts, const int *displs,
                        const MPI_Datatype *types, int n)
 {
     int err;
@@ -191,13 +189,9 @@ static int recv_is_significant(const struct coll_args *a)
     return 1;
 }
 
-static int check_reduction(struct coll_args *a)
+int check_op_and_type(struct coll_args *a)
 {
-    int err, recv_sig = recv_is_significant(a);
-    if (a->coll == COLL_reduce_scatter && (err = check_counts(a->recvcounts, a->size)))
-        return err;
-    if (reduction_count(a) < 0)
-        return MPI_ERR_COUNT;
+    int err;
     if (a->datatype == MPI_DATATYPE_NULL)
         return MPI_ERR_TYPE;
     if (a->op == MPI_OP_NULL)
@@ -208,7 +202,17 @@ static int check_reduction(struct coll_args *a)
     /* Pairs the vendor refuses, with its class, on every rank. */
     if (a->predefined_op && (err = op_check(a->op, a->datatype)))
         return err;
-    if ((err = type_check(&a->datatype, 1)))
+    return type_check(&a->datatype, 1);
+}
+
+static int check_reduction(struct coll_args *a)
+{
+    int err, recv_sig = recv_is_significant(a);
+    if (a->coll == COLL_reduce_scatter && (err = check_counts(a->recvcounts, a->size)))
+        return err;
+    if (reduction_count(a) < 0)
+        return MPI_ERR_COUNT;
+    if ((err = check_op_and_type(a)))
         return err;
     if (a->recvbuf == MPI_IN_PLACE)
         return MPI_ERR_BUFFER;
@@ -309,6 +313,8 @@ static int check_data_movement(struct coll_args *a)
 
 int validate_args(struct coll_args *a)
 {
+    if (a->remote_size)
+        return validate_inter_args(a);
     if (is_root_coll(a->coll) && (a->root < 0 || a->root >= a->size))
         return MPI_ERR_ROOT;
     if (a->coll == COLL_barrier)
@@ -333,6 +339,8 @@ uint64_t key_bytes(const struct coll_args *a)
 {
     uint64_t p = (uint64_t)a->size;
     int root = a->rank == a->root;
+    if (a->remote_size)
+        return key_bytes_inter(a);
     switch (a->coll) {
     case COLL_bcast: case COLL_reduce: case COLL_allreduce: case COLL_scan: case COLL_exscan:
         return (uint64_t)a->count * (uint64_t)buf_type_size(a->datatype);

@@ -186,7 +186,7 @@ static int parse_range(struct cursor *c, const char *p, size_t n, uint64_t *lo,
     return check_bound(c, q, got, *hi, b, q, used2);
 }
 
-/* np=, nodes= or ppn= (what names the field in messages): LO[-HI]. */
+/* np=, nodes=, ppn= or remote= (what names the field in messages): LO[-HI]. */
 static int parse_count_range(struct cursor *c, const char *p, size_t n, const char *what,
                              int *lo_out, int *hi_out)
 {
@@ -205,19 +205,22 @@ static int parse_count_range(struct cursor *c, const char *p, size_t n, const ch
 static const struct {
     const char *name;
     size_t len;
-} count_fields[] = {{"np=", 3}, {"nodes=", 6}, {"ppn=", 4}};
+} count_fields[] = {{"np=", 3}, {"nodes=", 6}, {"ppn=", 4}, {"remote=", 7}};
+#define SEEN_INTER_WORD (1 << 4) /* bits 0-3: count_fields */
 
 static int parse_count_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
                              int field, int *seen)
 {
     int *ranges[][2] = {{&r->np_lo, &r->np_hi}, {&r->nodes_lo, &r->nodes_hi},
-                        {&r->ppn_lo, &r->ppn_hi}};
+                        {&r->ppn_lo, &r->ppn_hi}, {&r->remote_lo, &r->remote_hi}};
     size_t len = count_fields[field].len;
     char what[8];
     snprintf(what, sizeof what, "%.*s", (int)len - 1, count_fields[field].name);
     if ((*seen >> field) & 1)
         return fail(c, p, "%s= given twice in one rule", what);
     *seen |= 1 << field;
+    if (count_fields[field].name[0] == 'r')
+        r->inter = 1; /* remote= names intercommunicator calls */
     return parse_count_range(c, p + len, n - len, what, ranges[field][0], ranges[field][1]);
 }
 
@@ -250,7 +253,7 @@ static int parse_param(struct cursor *c, const char *p, size_t n, struct tune_ru
     int is_seg = klen == 3 && !strncmp(p, "seg", 3);
     uint64_t v;
     if (!is_seg && !(klen == 11 && !strncmp(p, "outstanding", 11)))
-        return fail(c, p, "unknown parameter '%s'; known: np, nodes, ppn, seg, outstanding",
+        return fail(c, p, "unknown parameter '%s'; known: np, nodes, ppn, remote, seg, outstanding",
                     token_text(p, klen));
     enum number got = parse_size(val, vlen, &v, &used);
     if (got == NUMBER_NONE || used != vlen)
@@ -283,6 +286,14 @@ static int parse_collective(struct cursor *c, const char *p, size_t n, struct tu
                       "for the nonblocking ones)", token_text(p, n), known);
 }
 
+/* Mark field bit seen; 1 when it was already. */
+static int seen_before(int *seen, int bit)
+{
+    int was = *seen & bit;
+    *seen |= bit;
+    return was != 0;
+}
+
 /* One field of a rule after the collective. */
 static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
                        int *seen_counts, int *seen_bytes)
@@ -290,6 +301,12 @@ static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_ru
     for (int f = 0; f < (int)(sizeof count_fields / sizeof count_fields[0]); f++)
         if (n >= count_fields[f].len && !strncmp(p, count_fields[f].name, count_fields[f].len))
             return parse_count_field(c, p, n, r, f, seen_counts);
+    if (n == 5 && !strncmp(p, "inter", 5)) {
+        if (seen_before(seen_counts, SEEN_INTER_WORD))
+            return fail(c, p, "inter given twice in one rule");
+        r->inter = 1;
+        return 0;
+    }
     if (p[0] == '@') {
         if (r->alg >= 0)
             return fail(c, p, "a rule names one algorithm; found a second '%s'", token_text(p, n));
@@ -304,8 +321,8 @@ static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_ru
     }
     if (memchr(p, '=', n))
         return parse_param(c, p, n, r);
-    return fail(c, p, "expected np=LO-HI, nodes=LO-HI, ppn=LO-HI, a byte range LO-HI, "
-                      "@algorithm or a parameter, found '%s'",
+    return fail(c, p, "expected np=LO-HI, nodes=LO-HI, ppn=LO-HI, inter, remote=LO-HI, "
+                      "a byte range LO-HI, @algorithm or a parameter, found '%s'",
                 token_text(p, n));
 }
 
@@ -327,7 +344,8 @@ static int add_rule(struct tune_table *t, const struct tune_rule *r)
 static int parse_rule(struct cursor *c, struct tune_table *t)
 {
     struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .nodes_lo = 0,
-                          .nodes_hi = TUNE_NP_INF, .ppn_lo = 0, .ppn_hi = TUNE_NP_INF, .bytes_lo = 0,
+                          .nodes_hi = TUNE_NP_INF, .ppn_lo = 0, .ppn_hi = TUNE_NP_INF,
+                          .remote_lo = 1, .remote_hi = TUNE_NP_INF, .bytes_lo = 0,
                           .bytes_hi = TUNE_BYTES_INF, .alg = -1,
                           .line = c->line < INT_MAX ? (int)c->line : INT_MAX};
     int seen_counts = 0, seen_bytes = 0;
@@ -440,11 +458,13 @@ static void format_count_range(const char *name, int lo, int hi, int dflt, char 
 
 void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
 {
-    char np[96] = "", lo[24], hi[24], seg[40] = "", out[40] = "";
-    size_t used = 0;
+    char np[128] = "", lo[24], hi[24], seg[40] = "", out[40] = "";
+    size_t used = r->inter ? (size_t)snprintf(np, sizeof np, "inter") : 0;
     format_count_range("np", r->np_lo, r->np_hi, 1, np, sizeof np, &used);
     format_count_range("nodes", r->nodes_lo, r->nodes_hi, 0, np, sizeof np, &used);
     format_count_range("ppn", r->ppn_lo, r->ppn_hi, 0, np, sizeof np, &used);
+    if (r->inter)
+        format_count_range("remote", r->remote_lo, r->remote_hi, 1, np, sizeof np, &used);
     tune_format_bytes(r->bytes_lo, lo, sizeof lo);
     tune_format_bytes(r->bytes_hi, hi, sizeof hi);
     if (r->params.seg) {

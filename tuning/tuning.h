@@ -14,7 +14,13 @@
  * collective (iallreduce) applies to MPI_Iallreduce and MPI_Allreduce_init
  * only; for those, each table's i-rules are tried before its blocking
  * rules, so `allreduce ...` rules also choose for nonblocking calls that
- * no i-rule of the table covers. */
+ * no i-rule of the table covers.
+ *
+ * Intercommunicators: a rule with the word `inter` (or remote=LO[-HI])
+ * applies to intercommunicator calls only, and a rule without it to
+ * intracommunicator calls only. Both groups of an intercommunicator must
+ * choose the same algorithm, so their key is symmetric: np= matches the
+ * size of the smaller group, remote= the size of the larger one. */
 #ifndef COLLSHIM_TUNING_H
 #define COLLSHIM_TUNING_H
 
@@ -29,6 +35,8 @@ struct tune_rule {
     int np_lo, np_hi;           /* inclusive */
     int nodes_lo, nodes_hi;     /* inclusive; 0-TUNE_NP_INF when not given */
     int ppn_lo, ppn_hi;         /* inclusive; 0-TUNE_NP_INF when not given */
+    int inter;                  /* intercommunicator calls only (else intra only) */
+    int remote_lo, remote_hi;   /* inter: the larger group's size, inclusive */
     uint64_t bytes_lo, bytes_hi; /* [lo, hi) */
     int alg;                    /* registry index */
     struct coll_params params;

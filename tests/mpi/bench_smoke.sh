@@ -116,4 +116,22 @@ if command -v gnuplot > /dev/null; then
     expect "plots written" test -s "$tmp/plots/allreduce-np3-latency.png" \
         -a -s "$tmp/plots/reduce_scatter-np2-ratio.svg"
 fi
+# --inter: the two halves of the job as an intercommunicator; the native
+# arms are the inter_* algorithms, each checked against the vendor and
+# really run; auto runs an inter algorithm.
+mpi_run 3 -- "$TOP_BUILDDIR/collbench" --inter -c allreduce,bcast,allgather,gather,barrier \
+    -m 4:64 -i 3:5 -t 0.0005 -w 1 -o "$tmp/inter.csv" > "$tmp/inter.txt" 2>&1
+rc=$?
+inter_rows() { grep -v '^#' "$tmp/inter.csv" | awk -F, -v k="$1" 'NR > 1 && $7 == k' | wc -l; }
+expect "--inter: exits 0" [ "$rc" -eq 0 ]
+expect "--inter: native arms are the inter_* algorithms" \
+    [ -z "$(grep -v '^#' "$tmp/inter.csv" | awk -F, 'NR > 1 && $7 == "native" && $6 !~ /^inter_/')" ]
+expect "--inter: native arms timed" [ "$(inter_rows native)" -ge 20 ]
+expect "--inter: nothing FAILED" \
+    [ "$(grep -v '^#' "$tmp/inter.csv" | awk -F, '$11 == "FAILED"' | wc -l)" -eq 0 ]
+expect "--inter: timed native arms ran the forced algorithm" \
+    [ -z "$(grep -v '^#' "$tmp/inter.csv" | awk -F, '$7 == "native" && $11 == "ok" && $10 != $8')" ]
+expect "--inter: auto chose inter algorithms" \
+    [ -z "$(grep -v '^#' "$tmp/inter.csv" | awk -F, 'NR > 1 && $7 == "auto" && $11 == "ok" && $10 !~ /^inter_/')" ]
+
 finish bench_smoke

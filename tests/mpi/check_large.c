@@ -714,8 +714,9 @@ static void run_collective(const struct check_env *env, const char *coll, const 
     for (int i = 0; i < n; i++) {
         L.alg = collshim_algorithm_name(coll, i);
         L.in_place = 0;
-        if (!strcmp(L.alg, "vendor") || (only && !check_listed(only, L.alg)))
-            continue;
+        if (!strcmp(L.alg, "vendor") || !strncmp(L.alg, "inter_", 6) ||
+            (only && !check_listed(only, L.alg)))
+            continue; /* the inter_* algorithms: intercommunicators only (intercheck.c) */
         if (!strcmp(coll, "bcast"))
             run_bcast(env, &L, buf);
         else if (is_rooted(coll))

@@ -34,6 +34,40 @@ static void expect_error(int rank, int rc, int want, const char *what)
     handler_calls = 0;
 }
 
+/* Intercommunicators (the world in two halves): a root that is neither
+ * MPI_ROOT, MPI_PROC_NULL nor a remote rank, and MPI_IN_PLACE, with the
+ * vendor's class (validate_inter.c says where the two MPIs differ). */
+static void inter_errors(int rank, int size, MPI_Errhandler eh)
+{
+    MPI_Comm half, inter;
+    int in[8] = {0}, out[8] = {0}, g = rank >= size / 2, mpich;
+    mpich = !strcmp(collshim_flavour(), "mpich");
+    MPI_Comm_split(MPI_COMM_WORLD, g, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, g ? 0 : size / 2, 5, &inter);
+    MPI_Comm_free(&half);
+    MPI_Comm_set_errhandler(inter, eh);
+    expect_error(rank, MPI_Bcast(in, 1, MPI_INT, 99, inter), MPI_ERR_ROOT,
+                 "intercomm bcast root = 99 (no such remote rank)");
+    expect_error(rank, MPI_Reduce(in, out, 1, MPI_INT, MPI_SUM, -7, inter), MPI_ERR_ROOT,
+                 "intercomm reduce root = -7");
+    expect_error(rank, MPI_Allreduce(MPI_IN_PLACE, out, 1, MPI_INT, MPI_SUM, inter),
+                 MPI_ERR_BUFFER, "intercomm allreduce MPI_IN_PLACE");
+    expect_error(rank, MPI_Alltoall(MPI_IN_PLACE, 1, MPI_INT, out, 1, MPI_INT, inter),
+                 mpich ? MPI_ERR_BUFFER : MPI_ERR_ARG, "intercomm alltoall MPI_IN_PLACE");
+    expect_error(rank, MPI_Allgather(MPI_IN_PLACE, 1, MPI_INT, out, 1, MPI_INT, inter),
+                 mpich ? MPI_ERR_BUFFER : MPI_ERR_ARG, "intercomm allgather MPI_IN_PLACE");
+    expect_error(rank, MPI_Reduce_scatter_block(MPI_IN_PLACE, out, 1, MPI_INT, MPI_SUM, inter),
+                 mpich ? MPI_ERR_BUFFER : MPI_ERR_ARG,
+                 "intercomm reduce_scatter_block MPI_IN_PLACE");
+    int v = rank + 1, sum = 0, q, rc;
+    MPI_Comm_remote_size(inter, &q);
+    rc = MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, inter);
+    int want = g ? size / 2 * (size / 2 + 1) / 2 : size * (size + 1) / 2 - (size / 2) * (size / 2 + 1) / 2;
+    expect(rank, rc == MPI_SUCCESS && sum == want && handler_calls == 0,
+           "a valid intercomm allreduce afterwards gives the other group's sum");
+    MPI_Comm_free(&inter);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, in[4] = {1, 2, 3, 4}, out[4] = {0};
@@ -65,6 +99,8 @@ int main(int argc, char **argv)
                  MPI_ERR_COUNT, "allgather sendcount -2");
     expect_error(rank, MPI_Gather(in, 1, MPI_INT, out, 1, MPI_INT, -1, MPI_COMM_WORLD),
                  MPI_ERR_ROOT, "gather root -1");
+
+    inter_errors(rank, size, eh);
 
     /* After all that, a valid call still works and gives the right sum. */
     int v = rank + 1, sum = 0;

@@ -61,11 +61,11 @@ int main(int argc, char **argv)
 
     MPI_Comm a, b;
     MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &a);
-    MPI_Barrier(a);
+    expect(rank, collshim_live_contexts() == base + 1, "a split gets its context when it is made");
     MPI_Comm_dup(a, &b);
-    expect(rank, collshim_live_contexts() == base + 1, "a dup does not inherit the context");
+    expect(rank, collshim_live_contexts() == base + 2, "a dup gets its own when it is made");
     MPI_Barrier(b);
-    expect(rank, collshim_live_contexts() == base + 2, "the dup gets its own at its first collective");
+    expect(rank, collshim_live_contexts() == base + 2, "its first collective makes no other");
     MPI_Comm_free(&a);
     MPI_Comm_free(&b);
     expect(rank, collshim_live_contexts() == base, "freeing both frees both contexts");

@@ -71,6 +71,27 @@ START_TEST(suffixes_and_edges)
 }
 END_TEST
 
+/* `inter` and remote=LO-HI make an intercommunicator rule; remote= alone
+ * implies inter; rules without either are intracommunicator rules. */
+START_TEST(inter_and_remote_fields)
+{
+    ck_assert_int_eq(parse("allreduce inter @inter_leaders\n"
+                           "bcast np=1-2 remote=3-inf 0-1k @inter_leaders\n"
+                           "bcast @binomial\n"), 0);
+    ck_assert_int_eq(t.rules[0].inter, 1);
+    ck_assert_int_eq(t.rules[0].remote_lo, 1);
+    ck_assert_int_eq(t.rules[0].remote_hi, TUNE_NP_INF);
+    ck_assert_int_eq(t.rules[1].inter, 1);
+    ck_assert_int_eq(t.rules[1].np_hi, 2);
+    ck_assert_int_eq(t.rules[1].remote_lo, 3);
+    ck_assert_int_eq(t.rules[1].remote_hi, TUNE_NP_INF);
+    ck_assert_int_eq(t.rules[2].inter, 0);
+    char line[256];
+    tune_format_rule(&t.rules[1], line, sizeof line);
+    ck_assert_msg(strstr(line, "inter np=1-2 remote=3-inf") != NULL, "%s", line);
+}
+END_TEST
+
 /* Every error names the source, the line, the column and what was expected. */
 static void expect_error(const char *text, const char *where, const char *what)
 {
@@ -102,6 +123,10 @@ START_TEST(errors_name_line_and_column)
     expect_error("allreduce 0-99999999999999999999 @vendor", "test:1:13:", "out of range");
     expect_error("allreduce 0-1k 2k-3k @vendor", "test:1:16:", "one byte range");
     expect_error("allreduce np=2 np=3 @vendor", "test:1:16:", "np= given twice");
+    expect_error("allreduce remote=2 remote=3 @vendor", "test:1:20:", "remote= given twice");
+    expect_error("allreduce inter inter @vendor", "test:1:17:", "inter given twice");
+    expect_error("allreduce remote=5-3 @vendor", "test:1:18:", "empty remote range");
+    expect_error("allreduce remote=0 @vendor", "test:1:18:", "1..2^31-1");
 }
 END_TEST
 
@@ -185,6 +210,9 @@ START_TEST(builtin_table_parses_and_round_trips)
         ck_assert_uint_eq(again.rules[0].bytes_lo, t.rules[i].bytes_lo);
         ck_assert_uint_eq(again.rules[0].bytes_hi, t.rules[i].bytes_hi);
         ck_assert_uint_eq(again.rules[0].params.seg, t.rules[i].params.seg);
+        ck_assert_int_eq(again.rules[0].inter, t.rules[i].inter);
+        ck_assert_int_eq(again.rules[0].remote_lo, t.rules[i].remote_lo);
+        ck_assert_int_eq(again.rules[0].remote_hi, t.rules[i].remote_hi);
         tune_free(&again);
     }
 }
@@ -198,6 +226,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, parses_the_design_example);
     tcase_add_test(tc, semicolons_separate_rules_and_fields_any_order);
     tcase_add_test(tc, suffixes_and_edges);
+    tcase_add_test(tc, inter_and_remote_fields);
     tcase_add_test(tc, errors_name_line_and_column);
     tcase_add_test(tc, control_bytes_are_escaped_in_every_message);
     tcase_add_test(tc, overflows_are_named_with_their_limit);

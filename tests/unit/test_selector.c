@@ -97,6 +97,41 @@ START_TEST(steps_skip_the_vendor)
 }
 END_TEST
 
+/* Rules with `inter` or remote= match intercommunicator keys only, rules
+ * without them intracommunicator keys only; np= is the smaller group,
+ * remote= the larger; intra algorithms cannot run inter keys. */
+START_TEST(inter_rules_match_inter_keys_only)
+{
+    const struct tune_table *tables[] = {&env_t};
+    ck_assert_msg(tune_parse("allreduce @ring\n"
+                             "allreduce inter remote=5-8 @inter_leaders\n"
+                             "allreduce inter np=1 @vendor\n"
+                             "allreduce inter @recursive_doubling\n"
+                             "allreduce remote=1-4 0-1k @inter_leaders\n",
+                             "test", &env_t, err, sizeof err) == 0, "%s", err);
+    struct coll_key intra = {.coll = COLL_allreduce, .np = 4, .bytes = 8, .count = 2,
+                             .commutative = 1, .predefined_op = 1};
+    struct coll_key inter = intra;
+    inter.inter = 1;
+    inter.np = 2;
+    inter.remote = 6;
+    ck_assert_int_eq(tune_select(tables, 1, &intra).rule->line, 1);
+    ck_assert_int_eq(tune_select(tables, 1, &inter).rule->line, 2);
+    inter.np = 1;
+    inter.remote = 3;
+    ck_assert_int_eq(tune_select(tables, 1, &inter).rule->line, 3);
+    inter.np = 2; /* line 4 names an intra algorithm: skipped */
+    ck_assert_int_eq(tune_select(tables, 1, &inter).rule->line, 5);
+    inter.bytes = 4096;
+    ck_assert_ptr_null(tune_select(tables, 1, &inter).rule);
+    /* an inter algorithm never runs an intra key */
+    tune_free(&env_t);
+    ck_assert(tune_parse("allreduce @inter_leaders\nallreduce @ring\n", "test", &env_t, err,
+                         sizeof err) == 0);
+    ck_assert_int_eq(tune_select(tables, 1, &intra).rule->line, 2);
+}
+END_TEST
+
 /* The built-in table names no vendor rule and, whatever the call, picks a
  * native algorithm that can run it. */
 START_TEST(builtin_table_always_has_a_native_algorithm)
@@ -109,16 +144,26 @@ START_TEST(builtin_table_always_has_a_native_algorithm)
     for (int c = 0; c < COLL_COUNT; c++)
         for (int np = 1; np <= 70; np++)
             for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++)
-                for (int props = 0; props < 64; props++) {
+                for (int props = 0; props < 128; props++) {
                     /* shapes: one node; np/2 nodes of 2 (block or not,
                      * equal or not); 2 nodes of about np/2 */
-                    int shape = props >> 4, nodes = shape == 0 ? 1 : shape == 3 ? 2 : (np + 1) / 2;
+                    int shape = props >> 5, nodes = shape == 0 ? 1 : shape == 3 ? 2 : (np + 1) / 2;
                     struct coll_key k = {.coll = (enum coll_id)c, .np = np, .bytes = sizes[b],
                                          .count = (int)(sizes[b] / 4), .commutative = props & 1,
                                          .predefined_op = (props >> 1) & 1,
                                          .in_place = (props >> 2) & 1, .sub = (props >> 3) & 1,
                                          .shape = {nodes, (np + nodes - 1) / nodes,
-                                                   np % nodes == 0, shape != 2}};
+                                                   np % nodes == 0, shape != 2},
+                                         .inter = (props >> 4) & 1};
+                    if (k.inter && (c == COLL_scan || c == COLL_exscan))
+                        continue; /* not defined on intercommunicators */
+                    if (k.inter) { /* never in place; the larger group; no node levels */
+                        if (shape)
+                            continue;
+                        k.in_place = 0;
+                        k.remote = np + np % 3;
+                        k.shape = (struct node_shape){0, 0, 0, 0};
+                    }
                     struct tune_choice ch = tune_select(tables, 1, &k);
                     ck_assert_msg(strcmp(registry_table[ch.alg].name, "vendor") != 0 &&
                                       registry_can_run(&registry_table[ch.alg], &k, NULL),
@@ -140,6 +185,7 @@ Suite *selector_suite(void)
     tcase_add_test(tc, restrictions_walk_on);
     tcase_add_test(tc, steps_skip_the_vendor);
     tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
+    tcase_add_test(tc, inter_rules_match_inter_keys_only);
     suite_add_tcase(s, tc);
     return s;
 }

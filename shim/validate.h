@@ -1,0 +1,27 @@
+/* validate.h - the argument checks validate.c shares with validate_inter.c. */
+#ifndef COLLSHIM_VALIDATE_H
+#define COLLSHIM_VALIDATE_H
+
+#include "shim.h"
+
+#define VENDOR_IS_MPICH (COLLSHIM_FLAVOUR[0] == 'm')
+
+/* NULL holding data. */
+int check_buffer(const void *buf, int count, MPI_Datatype type);
+/* A significant buffer: count, type (vendor_checks: refused uncommitted), buffer. */
+int check_side(const void *buf, int count, MPI_Datatype *type, int vendor_checks);
+int check_counts(const int *counts, int n);
+/* A significant buffer with a count per rank (n of them). */
+int check_vside(const void *buf, const int *counts, int n, MPI_Datatype *type,
+                int vendor_checks);
+/* A count and a type per rank (alltoallw). */
+int check_wside(const void *buf, const int *counts, const int *displs,
+                const MPI_Datatype *types, int n);
+/* A reduction's op and datatype, as the vendor refuses them. */
+int check_op_and_type(struct coll_args *a);
+
+/* validate_inter.c: the same for an intercommunicator (a->remote_size > 0). */
+int validate_inter_args(struct coll_args *a);
+uint64_t key_bytes_inter(const struct coll_args *a);
+
+#endif

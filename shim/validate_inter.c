@@ -1,0 +1,171 @@
+/* validate_inter.c - argument checks of an intercommunicator collective
+ * (a->remote_size > 0) and its selection key's message size.
+ *
+ * The standard's intercommunicator forms: no MPI_IN_PLACE anywhere; a
+ * rooted collective names its root MPI_ROOT at the root, MPI_PROC_NULL at
+ * the other ranks of the root's group (nothing else is significant there)
+ * and the root's rank in the remote group elsewhere; count arrays have one
+ * entry per REMOTE rank (gatherv, scatterv, allgatherv, alltoall(v,w)),
+ * except reduce_scatter's, which scatters over the local group. */
+#include "config.h"
+#include "validate.h"
+#include "../algorithms/common/buf.h"
+
+static int is_rooted(enum coll_id c)
+{
+    return c == COLL_bcast || c == COLL_reduce || c == COLL_gather || c == COLL_gatherv ||
+           c == COLL_scatter || c == COLL_scatterv;
+}
+
+static int check_root(const struct coll_args *a)
+{
+    if (!is_rooted(a->coll) || a->root == MPI_ROOT || a->root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return a->root < 0 || a->root >= a->remote_size ? MPI_ERR_ROOT : MPI_SUCCESS;
+}
+
+static int sum(const int *counts, int n)
+{
+    long long s = 0;
+    for (int i = 0; i < n; i++)
+        s += counts[i];
+    return s > 0x7fffffff ? 0x7fffffff : (int)s;
+}
+
+static int check_reduction_inter(struct coll_args *a)
+{
+    int err, n = a->size, root = a->root == MPI_ROOT;
+    if (a->coll == COLL_reduce_scatter && (err = check_counts(a->recvcounts, n)))
+        return err;
+    int mine = a->coll == COLL_reduce_scatter ? a->recvcounts[a->rank]
+             : a->coll == COLL_reduce_scatter_block ? a->recvcount : a->count;
+    int all = a->coll == COLL_reduce_scatter ? sum(a->recvcounts, n)
+            : a->coll == COLL_reduce_scatter_block ? a->recvcount * n : a->count;
+    if (mine < 0)
+        return MPI_ERR_COUNT;
+    if ((err = check_op_and_type(a)))
+        return err;
+    if (!(a->coll == COLL_reduce && root) && (err = check_buffer(a->sendbuf, all, a->datatype)))
+        return err;
+    if (a->coll != COLL_reduce || root)
+        return check_buffer(a->recvbuf, mine, a->datatype);
+    return MPI_SUCCESS;
+}
+
+static int check_movement_inter(struct coll_args *a)
+{
+    int r = a->remote_size, root = a->root == MPI_ROOT, strict = VENDOR_IS_MPICH, err;
+    switch (a->coll) {
+    case COLL_gather:
+        return root ? check_side(a->recvbuf, a->recvcount, &a->recvtype, strict)
+                    : check_side(a->sendbuf, a->sendcount, &a->sendtype, 1);
+    case COLL_gatherv:
+        return root ? check_vside(a->recvbuf, a->recvcounts, r, &a->recvtype, strict)
+                    : check_side(a->sendbuf, a->sendcount, &a->sendtype, 1);
+    case COLL_scatter:
+        return root ? check_side(a->sendbuf, a->sendcount, &a->sendtype, strict)
+                    : check_side(a->recvbuf, a->recvcount, &a->recvtype, strict);
+    case COLL_scatterv:
+        return root ? check_vside(a->sendbuf, a->sendcounts, r, &a->sendtype, 1)
+                    : check_side(a->recvbuf, a->recvcount, &a->recvtype, strict);
+    case COLL_allgather: case COLL_alltoall:
+        if (!(err = check_side(a->sendbuf, a->sendcount, &a->sendtype, 1)))
+            err = check_side(a->recvbuf, a->recvcount, &a->recvtype,
+                             a->coll == COLL_alltoall || strict);
+        return err;
+    case COLL_allgatherv:
+        if (!(err = check_side(a->sendbuf, a->sendcount, &a->sendtype, 1)))
+            err = check_vside(a->recvbuf, a->recvcounts, r, &a->recvtype, strict);
+        return err;
+    case COLL_alltoallv:
+        if (!(err = check_vside(a->sendbuf, a->sendcounts, r, &a->sendtype, 1)))
+            err = check_vside(a->recvbuf, a->recvcounts, r, &a->recvtype, 1);
+        return err;
+    default: /* alltoallw */
+        if (!(err = check_wside(a->sendbuf, a->sendcounts, a->sdispls, a->sendtypes, r)))
+            err = check_wside(a->recvbuf, a->recvcounts, a->rdispls, a->recvtypes, r);
+        return err;
+    }
+}
+
+/* MPI_IN_PLACE, which has no meaning on an intercommunicator. The vendors
+ * differ (README, "Intercommunicators"): MPICH raises MPI_ERR_BUFFER for
+ * the reductions and ignores the buffers that are not significant (the
+ * send buffer of gather and the receive buffer of scatter at MPI_ROOT);
+ * Open MPI raises MPI_ERR_BUFFER in allreduce and MPI_ERR_ARG elsewhere,
+ * the send buffer at the root of gather included. Where a vendor lets it
+ * through (MPICH's data movements, which then truncate or hang; Open MPI's
+ * scatter at a receiving rank; Open MPI's reduce_scatter(_block), which
+ * crash) the shim raises the same class as that vendor's other cases. */
+static int in_place_error(const struct coll_args *a)
+{
+    int root = a->root == MPI_ROOT;
+    int gather = a->coll == COLL_gather || a->coll == COLL_gatherv;
+    int scatter = a->coll == COLL_scatter || a->coll == COLL_scatterv;
+    int send_ip = a->sendbuf == MPI_IN_PLACE, recv_ip = a->recvbuf == MPI_IN_PLACE;
+    if (root && scatter)
+        recv_ip = 0; /* not significant at the root */
+    if (root && gather && VENDOR_IS_MPICH)
+        send_ip = 0;
+    if (!send_ip && !recv_ip)
+        return MPI_SUCCESS;
+    return VENDOR_IS_MPICH || a->coll == COLL_allreduce ? MPI_ERR_BUFFER : MPI_ERR_ARG;
+}
+
+int validate_inter_args(struct coll_args *a)
+{
+    int err = check_root(a);
+    if (a->coll == COLL_scan || a->coll == COLL_exscan)
+        return MPI_SUCCESS; /* not defined on intercommunicators: the vendor
+                               (no native algorithm runs them) raises its error */
+    if (err || a->coll == COLL_barrier)
+        return err;
+    if (is_rooted(a->coll) && a->root == MPI_PROC_NULL)
+        return MPI_SUCCESS; /* nothing of this rank's is significant */
+    if ((err = in_place_error(a)))
+        return err;
+    if (a->coll == COLL_bcast)
+        return check_side(a->recvbuf, a->count, &a->datatype, 1);
+    if (a->coll == COLL_reduce || a->coll == COLL_allreduce ||
+        a->coll == COLL_reduce_scatter || a->coll == COLL_reduce_scatter_block)
+        return check_reduction_inter(a);
+    return check_movement_inter(a);
+}
+
+static uint64_t type_bytes(int count, MPI_Datatype type)
+{
+    return count > 0 ? (uint64_t)count * (uint64_t)buf_type_size(type) : 0;
+}
+
+/* Both groups must select alike, so the size is one both can compute:
+ * the vector of a reduction; a rooted collective's data at the root and at
+ * the remote group (MPI_PROC_NULL ranks take no part); for allgather and
+ * alltoall what a rank of each group sends, added. Count arrays describe
+ * the other group only: 0, as for the v forms on intracommunicators. */
+uint64_t key_bytes_inter(const struct coll_args *a)
+{
+    uint64_t l = (uint64_t)a->size, r = (uint64_t)a->remote_size;
+    int root = a->root == MPI_ROOT;
+    if (is_rooted(a->coll) && a->root == MPI_PROC_NULL)
+        return 0; /* no argument but the root is significant here */
+    switch (a->coll) {
+    case COLL_bcast: case COLL_reduce: case COLL_allreduce:
+        return type_bytes(a->count, a->datatype);
+    case COLL_reduce_scatter:
+        return a->recvcounts ? (uint64_t)sum(a->recvcounts, a->size) * buf_type_size(a->datatype) : 0;
+    case COLL_reduce_scatter_block:
+        return type_bytes(a->recvcount, a->datatype) * l;
+    case COLL_gather:
+        return root ? type_bytes(a->recvcount, a->recvtype) * r
+                    : type_bytes(a->sendcount, a->sendtype) * l;
+    case COLL_scatter:
+        return root ? type_bytes(a->sendcount, a->sendtype) * r
+                    : type_bytes(a->recvcount, a->recvtype) * l;
+    case COLL_allgather:
+        return type_bytes(a->sendcount, a->sendtype) * l + type_bytes(a->recvcount, a->recvtype) * r;
+    case COLL_alltoall:
+        return type_bytes(a->sendcount, a->sendtype) * r + type_bytes(a->recvcount, a->recvtype) * l;
+    default:
+        return 0;
+    }
+}
