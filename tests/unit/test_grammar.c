@@ -102,6 +102,26 @@ static void expect_error(const char *text, const char *where, const char *what)
     ck_assert_int_eq(t.n, 0);
 }
 
+/* The node fields and the intercommunicator fields in one rule (both
+ * branches' keys together): parsed, printed, parsed back alike. */
+START_TEST(node_and_inter_fields_together)
+{
+    char line[256];
+    struct tune_table again;
+    ck_assert_int_eq(parse("allreduce ppn=2-4 remote=3 inter nodes=2-inf np=2 @inter_leaders\n"), 0);
+    tune_format_rule(&t.rules[0], line, sizeof line);
+    ck_assert_msg(strstr(line, "inter np=2 nodes=2-inf ppn=2-4 remote=3 ") != NULL, "%s", line);
+    ck_assert_int_eq(tune_parse(line, "again", &again, err, sizeof err), 0);
+    const struct tune_rule *r = &again.rules[0];
+    ck_assert(r->inter && r->np_lo == 2 && r->np_hi == 2 && r->nodes_lo == 2 &&
+              r->nodes_hi == TUNE_NP_INF && r->ppn_lo == 2 && r->ppn_hi == 4 &&
+              r->remote_lo == 3 && r->remote_hi == 3);
+    tune_free(&again);
+    expect_error("allreduce inter nodes=2 inter @vendor", "test:1:25:", "inter given twice");
+}
+END_TEST
+
+
 START_TEST(errors_name_line_and_column)
 {
     expect_error("allreduce @vendor\nallreduse @vendor", "test:2:1:", "unknown collective 'allreduse'");
@@ -227,6 +247,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, semicolons_separate_rules_and_fields_any_order);
     tcase_add_test(tc, suffixes_and_edges);
     tcase_add_test(tc, inter_and_remote_fields);
+    tcase_add_test(tc, node_and_inter_fields_together);
     tcase_add_test(tc, errors_name_line_and_column);
     tcase_add_test(tc, control_bytes_are_escaped_in_every_message);
     tcase_add_test(tc, overflows_are_named_with_their_limit);
