@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 unsigned long long dispatch_calls[COLLSHIM_MAX_ALGORITHMS];
 int dispatch_last_alg = -1;
@@ -206,6 +207,11 @@ static void abort_naming_call(const struct coll_args *a, int err)
             coll[0] - 'a' + 'A', coll + 1, comm_name[0] ? comm_name : "(unnamed)", a->rank,
             strncmp(msg, "MPI_ERR", 7) ? class_name(cls) : "", strncmp(msg, "MPI_ERR", 7) ? ": " : "",
             msg);
+    /* The launcher stops forwarding output once a rank aborts: MPICH's
+     * hydra lost this message in about one run of three when the other
+     * rank aborted first. Give it 200 ms to pass the line on. */
+    fflush(stderr);
+    nanosleep(&(struct timespec){0, 200000000}, NULL);
     PMPI_Abort(a->user_comm, cls ? cls : 1);
 }
 

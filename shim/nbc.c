@@ -60,7 +60,8 @@ typedef int (*opal_callback)(void);
 static int (*opal_unregister)(opal_callback);
 static int hooks_ready;
 static pthread_t progress_thread;
-static int thread_running, thread_stop;
+int nbc_thread_running;
+static int thread_stop;
 
 static int opal_hook(void)
 {
@@ -120,7 +121,7 @@ static void start_progress_thread(void)
                             "thread, schedules advance inside MPI calls only\n", level);
         return;
     }
-    thread_running = pthread_create(&progress_thread, NULL, progress_loop, NULL) == 0;
+    nbc_thread_running = pthread_create(&progress_thread, NULL, progress_loop, NULL) == 0;
 }
 
 static void setup_once(void)
@@ -502,10 +503,10 @@ int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc
 
 void nbc_finalize(void)
 {
-    if (thread_running) {
+    if (nbc_thread_running) {
         __atomic_store_n(&thread_stop, 1, __ATOMIC_RELEASE);
         pthread_join(progress_thread, NULL);
-        thread_running = 0;
+        nbc_thread_running = 0;
     }
     if (hooks_ready && opal_unregister)
         opal_unregister(opal_hook);

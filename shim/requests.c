@@ -29,19 +29,22 @@ static int busy(void) { return __atomic_load_n(&nbc_active, __ATOMIC_ACQUIRE); }
 
 /* The loop of a blocking completion call while schedules are in flight:
  * advance them, test without blocking, until test_call fails or done;
- * the progress thread stands aside meanwhile (nbc_waiters), since this
+ * the progress thread, if it runs, stands aside meanwhile (nbc_waiters:
+ * two atomic operations only then), since this
  * thread is progressing them already. Returns from the caller when done;
  * falls through to the vendor's blocking call once nothing is in flight. */
 #define PROGRESSING_WAIT(test_call, done)                                      \
     if (busy()) {                                                              \
-        int err_ = MPI_SUCCESS, done_ = 0;                                     \
-        __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_RELAXED);                 \
+        int err_ = MPI_SUCCESS, done_ = 0, told_ = nbc_thread_running;        \
+        if (told_)                                                             \
+            __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_RELAXED);             \
         do {                                                                   \
             nbc_progress();                                                    \
             err_ = (test_call);                                                \
             done_ = err_ != MPI_SUCCESS || (done);                             \
         } while (!done_ && busy());                                            \
-        __atomic_sub_fetch(&nbc_waiters, 1, __ATOMIC_RELAXED);                 \
+        if (told_)                                                             \
+            __atomic_sub_fetch(&nbc_waiters, 1, __ATOMIC_RELAXED);             \
         if (done_)                                                             \
             return err_;                                                       \
     }

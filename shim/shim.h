@@ -160,6 +160,7 @@ extern int nbc_active;
 /* Threads inside a blocking completion call that progresses schedules:
  * the progress thread stands aside while there are any. */
 extern int nbc_waiters;
+extern int nbc_thread_running; /* COLLSHIM_PROGRESS_THREAD's thread was started */
 /* The persistent collective behind a user request, or NULL. */
 struct nbc_request *nbc_persistent_find(MPI_Request req);
 int nbc_persistent_start(struct nbc_request *r);

@@ -21,7 +21,11 @@ expect "table names the command line" grep -q '^# command: .*colltune -c allredu
 expect "table has allreduce rules" grep -qE '^allreduce +np=2-inf .*@[a-z_]+' "$table"
 expect "only allreduce is tuned" [ -z "$(grep -vE '^(#|allreduce |$)' "$table")" ]
 expect "progress shows the time left" grep -qE '^colltune: \[ *[0-9]+%\] .* about [0-9:]+ left' "$tmp/err.txt"
-expect "verification printed per size" grep -qE '^ +8k +[0-9.]+ +[0-9.]+ ' "$tmp/out.txt"
+# a row for every size measured: under load the time budget measures fewer
+# sizes (4, 64, 1k, 16k instead of every power of two), so which sizes is
+# not fixed; the first and the last always are
+expect "verification printed per size" \
+    bash -c "grep -qE '^ +4 +[0-9.]+ +[0-9.]+ ' '$tmp/out.txt' && grep -qE '^ +16k +[0-9.]+ +[0-9.]+ ' '$tmp/out.txt'"
 expect "verification summary in the table" grep -q '^# auto with the new table is slower' "$table"
 expect "table says the fence" grep -q '^# fence: window' "$table"
 expect "table says how many second looks" grep -qE '^# second looks: [0-9]+ cases' "$table"
