@@ -6,7 +6,9 @@
 const struct learn_rule_cfg learn_default_rule = {
     .min_rounds = 2, .max_rounds = 5, .margin = 0.05, .drop_factor = 1.5};
 
-double learn_median(const double *samples, int n)
+/* The middle sample; of an even count the lower (side < 0), the upper
+ * (side > 0) or the mean (side 0) of the two middle ones. */
+static double middle(const double *samples, int n, int side)
 {
     double s[LEARN_MAX_ROUNDS];
     if (n <= 0)
@@ -20,8 +22,12 @@ double learn_median(const double *samples, int n)
             s[j] = s[j - 1];
             s[j - 1] = t;
         }
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    if (n % 2)
+        return s[n / 2];
+    return side < 0 ? s[n / 2 - 1] : side > 0 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
+
+double learn_median(const double *samples, int n) { return middle(samples, n, 0); }
 
 static double smallest(const struct learn_cand *c)
 {
@@ -32,6 +38,11 @@ static double smallest(const struct learn_cand *c)
 }
 
 static double median_of(const struct learn_cand *c) { return learn_median(c->samples, c->nsamples); }
+/* Beating another candidate is judged conservatively: the winner's upper
+ * median against the other's lower one (the same as the median for an odd
+ * number of rounds), so one lucky round of two does not win. */
+static double upper_median(const struct learn_cand *c) { return middle(c->samples, c->nsamples, 1); }
+static double lower_median(const struct learn_cand *c) { return middle(c->samples, c->nsamples, -1); }
 
 /* The live candidate of smallest median; an exact tie goes to the vendor,
  * then to the lower index. */
@@ -60,12 +71,12 @@ static void drop_slow(struct learn_cand *c, int n, int vendor, int best, int rou
     }
 }
 
-/* 1 when every other live candidate's median is beyond the margin of best's. */
+/* 1 when every other live candidate is beyond the margin of best. */
 static int clear_winner(const struct learn_cand *c, int n, int best, double margin)
 {
-    double limit = median_of(&c[best]) * (1 + margin);
+    double limit = upper_median(&c[best]) * (1 + margin);
     for (int i = 0; i < n; i++)
-        if (i != best && c[i].state == CAND_LIVE && c[i].nsamples > 0 && median_of(&c[i]) <= limit)
+        if (i != best && c[i].state == CAND_LIVE && c[i].nsamples > 0 && lower_median(&c[i]) <= limit)
             return 0;
     return 1;
 }
@@ -80,7 +91,7 @@ int learn_settle(struct learn_cand *c, int n, int vendor, int rounds,
     if (rounds < cfg->min_rounds)
         return -1;
     int last = rounds >= cfg->max_rounds;
-    double mb = median_of(&c[best]), mv = median_of(&c[vendor]);
+    double mb = upper_median(&c[best]), mv = lower_median(&c[vendor]);
     if (best != vendor && mb * (1 + cfg->margin) >= mv) /* not beyond the noise of the vendor */
         return last ? vendor : -1;
     if (last || clear_winner(c, n, best, cfg->margin))

@@ -35,6 +35,7 @@ struct learn_rule_cfg {
 };
 extern const struct learn_rule_cfg learn_default_rule;
 
+/* The median (of an even count, the mean of the two middle samples). */
 double learn_median(const double *samples, int n);
 /* After round `rounds` (1, 2, ...) has measured every live candidate:
  * marks candidates CAND_DROPPED and returns the index to settle on, or -1
