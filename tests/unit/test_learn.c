@@ -34,6 +34,13 @@ static void fresh(struct learn_cand *c, int n)
         c[i].alg = i;
 }
 
+static int settle_fresh(struct learn_cand *c, int n, const double times[][LEARN_MAX_ROUNDS],
+                        int *round)
+{
+    fresh(c, n);
+    return simulate(c, n, times, round);
+}
+
 START_TEST(median_of_odd_and_even_counts)
 {
     double s[] = {5, 1, 4, 2};
@@ -49,8 +56,7 @@ START_TEST(clear_winner_settles_at_the_second_round)
     const double t[3][LEARN_MAX_ROUNDS] = {{10, 11, 10, 10, 10}, {20, 21, 20, 20, 20},
                                             {30, 30, 30, 30, 30}};
     int round;
-    fresh(c, 3);
-    ck_assert_int_eq(simulate(c, 3, t, &round), 0);
+    ck_assert_int_eq(settle_fresh(c, 3, t, &round), 0);
     ck_assert_int_eq(round, learn_default_rule.min_rounds);
     ck_assert_int_eq(c[2].state, CAND_DROPPED); /* 3x the best after one round */
 }
@@ -61,8 +67,7 @@ START_TEST(slower_than_the_vendor_is_never_chosen)
     struct learn_cand c[2];
     const double t[2][LEARN_MAX_ROUNDS] = {{30, 30, 30, 30, 30}, {20, 20, 20, 20, 20}};
     int round;
-    fresh(c, 2);
-    ck_assert_int_eq(simulate(c, 2, t, &round), VENDOR);
+    ck_assert_int_eq(settle_fresh(c, 2, t, &round), VENDOR);
     ck_assert_int_eq(c[0].state, CAND_DROPPED);
 }
 END_TEST
@@ -73,8 +78,7 @@ START_TEST(one_lucky_round_does_not_win)
     struct learn_cand c[2];
     const double t[2][LEARN_MAX_ROUNDS] = {{5, 29, 29, 29, 29}, {20, 20, 20, 20, 20}};
     int round;
-    fresh(c, 2);
-    ck_assert_int_eq(simulate(c, 2, t, &round), VENDOR);
+    ck_assert_int_eq(settle_fresh(c, 2, t, &round), VENDOR);
 }
 END_TEST
 
@@ -84,8 +88,7 @@ START_TEST(noisy_vendor_rounds_do_not_lose_to_a_slower_candidate)
     struct learn_cand c[2];
     const double t[2][LEARN_MAX_ROUNDS] = {{24, 24, 24, 24, 24}, {20, 60, 20, 60, 20}};
     int round;
-    fresh(c, 2);
-    ck_assert_int_eq(simulate(c, 2, t, &round), VENDOR);
+    ck_assert_int_eq(settle_fresh(c, 2, t, &round), VENDOR);
 }
 END_TEST
 
@@ -95,8 +98,7 @@ START_TEST(within_the_noise_of_the_vendor_is_a_tie_for_the_vendor)
     const double t[2][LEARN_MAX_ROUNDS] = {{19.4, 19.4, 19.4, 19.4, 19.4},
                                            {20, 20, 20, 20, 20}};
     int round;
-    fresh(c, 2);
-    ck_assert_int_eq(simulate(c, 2, t, &round), VENDOR);
+    ck_assert_int_eq(settle_fresh(c, 2, t, &round), VENDOR);
     ck_assert_int_eq(round, learn_default_rule.max_rounds);
 }
 END_TEST
@@ -107,8 +109,7 @@ START_TEST(exact_ties_go_to_the_vendor)
     const double t[3][LEARN_MAX_ROUNDS] = {{20, 20, 20, 20, 20}, {20, 20, 20, 20, 20},
                                            {20, 20, 20, 20, 20}};
     int round;
-    fresh(c, 3);
-    ck_assert_int_eq(simulate(c, 3, t, &round), VENDOR);
+    ck_assert_int_eq(settle_fresh(c, 3, t, &round), VENDOR);
 }
 END_TEST
 
@@ -118,8 +119,7 @@ START_TEST(two_tied_winners_settle_on_one_of_them_at_the_last_round)
     const double t[3][LEARN_MAX_ROUNDS] = {{10, 10, 10, 10, 10}, {20, 20, 20, 20, 20},
                                            {10, 10, 10, 10, 10}};
     int round;
-    fresh(c, 3);
-    ck_assert_int_eq(simulate(c, 3, t, &round), 0); /* the lower index of the tie */
+    ck_assert_int_eq(settle_fresh(c, 3, t, &round), 0); /* the lower index of the tie */
     ck_assert_int_eq(round, learn_default_rule.max_rounds);
 }
 END_TEST
@@ -147,8 +147,7 @@ START_TEST(the_vendor_is_never_dropped)
     struct learn_cand c[2];
     const double t[2][LEARN_MAX_ROUNDS] = {{1, 1, 1, 1, 1}, {100, 100, 100, 100, 100}};
     int round;
-    fresh(c, 2);
-    ck_assert_int_eq(simulate(c, 2, t, &round), 0);
+    ck_assert_int_eq(settle_fresh(c, 2, t, &round), 0);
     ck_assert_int_eq(c[VENDOR].state, CAND_LIVE);
 }
 END_TEST
