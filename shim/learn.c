@@ -133,6 +133,20 @@ static int probe_sizes(unsigned b, uint64_t *out)
     return n;
 }
 
+/* The tables know only what they were measured or written for: fill the
+ * remaining places with the collective's other native algorithms (registry
+ * order, default parameters) that can run the call. A clearly slower one
+ * costs one batch: the rule drops it after the first round. On the virtual
+ * cluster the tables' choices alone left the learned run 1.20x the colltune
+ * table's time (doc/learning.md). */
+static void add_registry_candidates(struct learn_class *c, const struct coll_key *key)
+{
+    for (int i = 0; i < registry_count && c->ncand < LEARN_MAX_CAND; i++)
+        if (registry_table[i].coll == key->coll &&
+            !(registry_table[i].restrictions & ALG_NEEDS_CONTEXT))
+            add_candidate(c, i, (struct coll_params){0, 0}, key);
+}
+
 static void find_candidates(struct learn_class *c, const struct coll_key *key)
 {
     struct tune_choice now = tune_select(shim_cfg.tables, 3, key);
@@ -149,6 +163,7 @@ static void find_candidates(struct learn_class *c, const struct coll_key *key)
             if (one && ch.rule)
                 add_candidate(c, ch.alg, ch.params, key);
         }
+    add_registry_candidates(c, key);
     for (int i = 0; i < c->ncand; i++)
         if (c->cand[i].alg == registry_vendor(key->coll))
             c->vendor = i;
