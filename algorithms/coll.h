@@ -152,6 +152,9 @@ enum alg_restriction {
                                          (node then leaders order is rank order) */
     ALG_NEEDS_BLOCK_NODES = 1u << 12, /* ranks in blocks per node: a node's blocks of
                                          data are contiguous in rank order */
+    /* Not restrictions: parameters the algorithm reads (registry_can_run
+     * ignores them; learning tries their values, shim/learn.c). */
+    ALG_TAKES_SEG         = 1u << 13, /* params.seg: its segment size */
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);

@@ -38,10 +38,10 @@
     X(bcast, scatter_rdb_allgather, 0,                                       \
       "Cost = 2 ceil(lg p) alpha + 2 (p-1)/p n beta", \
       "binomial scatter + doubling (Bruck-form) allgather, any p; medium messages") \
-    X(bcast, pipeline, 0,                                       \
+    X(bcast, pipeline, ALG_TAKES_SEG,                                       \
       "Cost = (p - 2 + n/s) (alpha + s beta), s = seg (default 64k)", \
       "segmented chain from the root; very large messages, few ranks") \
-    X(bcast, binary_pipeline, 0,                                       \
+    X(bcast, binary_pipeline, ALG_TAKES_SEG,                                       \
       "Cost = 2 (floor(lg p) + n/s - 1) (alpha + s beta), s = seg (default 64k)", \
       "segmented binary tree; large messages on many ranks") \
     X(bcast, linear, 0,                                       \
@@ -222,10 +222,10 @@
     X(reduce, binomial, 0,                                                    \
       "Cost = ceil(lg p) (alpha + n beta + n gamma) (+ alpha + n beta + n gamma if the op is non-commutative and root > 0)", \
       "binomial tree to the root, folded in rank order; small messages") \
-    X(reduce, pipeline, 0,                                                    \
+    X(reduce, pipeline, ALG_TAKES_SEG,                                                    \
       "Cost = (p + s - 2) (alpha + m beta + m gamma), s = n/m segments of m = seg bytes", \
       "segmented chain ending at the root; large messages at small p") \
-    X(reduce, binary_pipeline, 0,                                             \
+    X(reduce, binary_pipeline, ALG_TAKES_SEG,                                             \
       "Cost = 2 (floor(lg p) + s - 1) (alpha + m beta + m gamma), s = n/m segments of m = seg bytes", \
       "segmented preorder binary tree, order-preserving; large messages, moderate p") \
     X(reduce, linear, 0,                                                      \
@@ -256,7 +256,7 @@
     X(allreduce, rabenseifner, 0,                                              \
       "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + 2n beta + n gamma if p not pow2)", \
       "recursive-halving reduce-scatter + recursive-doubling allgather, rank order; medium/long") \
-    X(allreduce, ring, ALG_NEEDS_COMMUTATIVE,                                  \
+    X(allreduce, ring, ALG_NEEDS_COMMUTATIVE | ALG_TAKES_SEG,                                  \
       "Cost = 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ 2(p-1) alpha per extra segment)", \
       "segmented ring reduce-scatter + ring allgather (seg=, 64k); long vectors") \
     X(allreduce, linear, 0,                                                    \
@@ -281,7 +281,7 @@
     X(reduce_scatter, pairwise, 0,                                             \
       "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma",                   \
       "p-1 sendrecvs straight to each block owner, rank order kept; long or uneven blocks") \
-    X(reduce_scatter, ring, ALG_NEEDS_COMMUTATIVE,                             \
+    X(reduce_scatter, ring, ALG_NEEDS_COMMUTATIVE | ALG_TAKES_SEG,                             \
       "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma (+ (p-1) alpha per extra segment)", \
       "segmented neighbour ring, reduction overlapping transfers (seg=, 64k); long vectors") \
     X(reduce_scatter, recursive_doubling, 0,                                   \
@@ -306,7 +306,7 @@
     X(reduce_scatter_block, pairwise, 0,                                       \
       "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma",                   \
       "p-1 sendrecvs straight to each block owner, rank order kept; long or uneven blocks") \
-    X(reduce_scatter_block, ring, ALG_NEEDS_COMMUTATIVE,                       \
+    X(reduce_scatter_block, ring, ALG_NEEDS_COMMUTATIVE | ALG_TAKES_SEG,                       \
       "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma (+ (p-1) alpha per extra segment)", \
       "segmented neighbour ring, reduction overlapping transfers (seg=, 64k); long vectors") \
     X(reduce_scatter_block, recursive_doubling, 0,                             \
@@ -331,14 +331,14 @@
     X(scan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \
       "partials swapped with rank xor 2^k, lower ranks folded on the left; small vectors") \
-    X(scan, linear, 0,                                       \
+    X(scan, linear, ALG_TAKES_SEG,                                       \
       "Cost = (p - 2 + S) (alpha + (n/S) beta + (n/S) gamma), S = ceil(n/seg), seg 64k", \
       "chain 0->1->...->p-1 pipelined in segments; large vectors") \
     /* ---- exscan ---- */                                                 \
     X(exscan, recursive_doubling, 0,                                       \
       "Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma", \
       "partials swapped with rank xor 2^k, lower ranks folded on the left; small vectors") \
-    X(exscan, linear, 0,                                       \
+    X(exscan, linear, ALG_TAKES_SEG,                                       \
       "Cost = (p - 2 + S) (alpha + (n/S) beta + (n/S) gamma), S = ceil(n/seg), seg 64k", \
       "chain 0->1->...->p-1 pipelined in segments; large vectors") \
     /* ---- end ---- */

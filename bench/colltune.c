@@ -35,9 +35,11 @@ static int print_errors; /* rank 0 says what is wrong */
             fprintf(stderr, "colltune: " __VA_ARGS__);                                         \
     } while (0)
 
-/* Parameter sweeps: which algorithms take which parameter values. A
- * parameter the registry does not declare cannot be found by asking the
- * library, so new parameterised algorithms get a row here (or -S). */
+/* Parameter sweeps: which algorithms take which parameter values. The
+ * registry flags the seg= algorithms (ALG_TAKES_SEG, which learning uses)
+ * but the public API does not expose flags, and outstanding= is not
+ * declared there: new parameterised algorithms get a row here (or -S);
+ * the unit test segmented_rows_are_flagged keeps the registry honest. */
 struct sweep_row {
     char coll[32], alg[64], spec[160]; /* spec: "ALG:seg=16k/64k/256k" */
     int window;                        /* outstanding= is a window over p-1 peers */

@@ -43,8 +43,9 @@ static void print_listing(void)
             if (alg->coll != (enum coll_id)c)
                 continue;
             registry_restrictions_text(alg->restrictions, restr, sizeof restr);
-            fprintf(stderr, "  %-22s restrictions: %s\n  %-22s %s\n  %-22s %s\n",
-                    alg->name, restr, "", alg->cost, "", alg->summary);
+            fprintf(stderr, "  %-22s restrictions: %s%s\n  %-22s %s\n  %-22s %s\n",
+                    alg->name, restr, alg->restrictions & ALG_TAKES_SEG ? "; takes seg=" : "",
+                    "", alg->cost, "", alg->summary);
         }
     }
 }

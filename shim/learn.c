@@ -108,7 +108,8 @@ static void add_candidate(struct learn_class *c, int alg, struct coll_params par
     if (c->ncand == LEARN_MAX_CAND || !registry_can_run(&registry_table[alg], key, NULL))
         return;
     for (int i = 0; i < c->ncand; i++)
-        if (c->cand[i].alg == alg)
+        if (c->cand[i].alg == alg && c->cand[i].params.seg == params.seg &&
+            c->cand[i].params.outstanding == params.outstanding)
             return;
     c->cand[c->ncand++] = (struct learn_cand){.alg = alg, .params = params};
 }
@@ -133,18 +134,33 @@ static int probe_sizes(unsigned b, uint64_t *out)
     return n;
 }
 
+static int registry_candidate(int alg, enum coll_id coll)
+{
+    return registry_table[alg].coll == coll &&
+           !(registry_table[alg].restrictions & ALG_NEEDS_CONTEXT);
+}
+
 /* The tables know only what they were measured or written for: fill the
  * remaining places with the collective's other native algorithms (registry
- * order, default parameters) that can run the call. A clearly slower one
- * costs one batch: the rule drops it after the first round. On the virtual
- * cluster the tables' choices alone left the learned run 1.20x the colltune
- * table's time (doc/learning.md). */
+ * order, default parameters) that can run the call, then the segmented
+ * ones again with a finer and a coarser segment than their default 64 KiB
+ * (16 KiB from 32 KiB up, 256 KiB from 512 KiB up: two segments at least,
+ * colltune's sweep). A clearly slower one costs one batch: the rule drops
+ * it after the first round. On the virtual cluster the tables' choices
+ * alone left the learned run 1.20x the colltune table's time, the default
+ * segments alone 1.17x (doc/learning.md). */
 static void add_registry_candidates(struct learn_class *c, const struct coll_key *key)
 {
-    for (int i = 0; i < registry_count && c->ncand < LEARN_MAX_CAND; i++)
-        if (registry_table[i].coll == key->coll &&
-            !(registry_table[i].restrictions & ALG_NEEDS_CONTEXT))
+    static const size_t segs[] = {16384, 262144};
+    unsigned b = size_bucket(key->bytes);
+    uint64_t lo = b ? 1ull << (b - 1) : 0; /* the class's, whatever call came first */
+    for (int i = 0; i < registry_count; i++)
+        if (registry_candidate(i, key->coll))
             add_candidate(c, i, (struct coll_params){0, 0}, key);
+    for (size_t s = 0; s < sizeof segs / sizeof segs[0]; s++)
+        for (int i = 0; i < registry_count && lo >= 2 * segs[s]; i++)
+            if (registry_candidate(i, key->coll) && (registry_table[i].restrictions & ALG_TAKES_SEG))
+                add_candidate(c, i, (struct coll_params){.seg = segs[s]}, key);
 }
 
 static void find_candidates(struct learn_class *c, const struct coll_key *key)
@@ -235,8 +251,10 @@ static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struc
     } else {
         find_candidates(c, key);
         c->facts.ncand = c->ncand;
-        for (int i = 0; i < c->ncand; i++)
+        for (int i = 0; i < c->ncand; i++) {
             c->facts.cand_alg[i] = c->cand[i].alg;
+            c->facts.cand_seg[i] = c->cand[i].params.seg;
+        }
         learn_entry_get(&c->facts); /* known to the process: shareable, reported */
         if (c->ncand < 2 || c->vendor < 0)
             c->state = CLASS_TABLES;

@@ -43,6 +43,7 @@ struct learn_entry {
     int settled_alg; /* registry index; -1: not settled (yet) */
     struct coll_params params;
     int ncand, cand_alg[LEARN_MAX_CAND];
+    size_t cand_seg[LEARN_MAX_CAND]; /* the candidates' seg=, 0: default */
     double vendor_mean, chosen_mean; /* seconds per call, slowest rank */
     double explore_calls, settled_calls, explore_time, extra_time, saved_time;
     double classes; /* classes (communicator, size class) counted here */

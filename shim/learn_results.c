@@ -212,7 +212,8 @@ static int merge_entries(struct learn_entry *all, int n)
 
 static int restriction_count(int alg)
 {
-    return __builtin_popcount(registry_table[alg].restrictions & ~(unsigned)ALG_NEEDS_CONTEXT);
+    return __builtin_popcount(registry_table[alg].restrictions &
+                             ~(unsigned)(ALG_NEEDS_CONTEXT | ALG_TAKES_SEG));
 }
 
 static void command_line(char *buf, size_t len)
@@ -260,9 +261,13 @@ static void tried_names(const struct learn_entry *e, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < e->ncand && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-                                 registry_table[e->cand_alg[i]].name);
+    for (int i = 0; i < e->ncand && used < len; i++) {
+        char seg[24] = "";
+        if (e->cand_seg[i])
+            tune_format_bytes(e->cand_seg[i], seg, sizeof seg);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? "," : "",
+                                 registry_table[e->cand_alg[i]].name, *seg ? ":seg=" : "", seg);
+    }
 }
 
 static double ratio(const struct learn_entry *e)
@@ -273,8 +278,8 @@ static double ratio(const struct learn_entry *e)
 /* The rules as text: restricted algorithms first within a class. */
 static char *table_rules(void)
 {
-    size_t cap = (size_t)nmerged * 320 + 1, used = 0;
-    char *text = calloc(1, cap), rule[256], tried[160];
+    size_t cap = (size_t)nmerged * 900 + 1, used = 0;
+    char *text = calloc(1, cap), rule[256], tried[600];
     int *order = calloc((size_t)nmerged + 1, sizeof *order), n = 0;
     for (int i = 0; text && order && i < nmerged; i++)
         if (merged[i].settled_alg >= 0)
@@ -419,7 +424,7 @@ void learn_finalize(void)
 
 void learn_report(FILE *f)
 {
-    char range[64], tried[160];
+    char range[64], tried[600];
     if (!merged)
         return;
     fprintf(f, "\n# learning (COLLSHIM_LEARN): per collective, communicator size, node shape and "

@@ -9,7 +9,7 @@
 
 #include "../algorithms/coll.h"
 
-#define LEARN_MAX_CAND 10   /* candidates per class, vendor included */
+#define LEARN_MAX_CAND 16   /* candidates per class, vendor included */
 #define LEARN_MAX_ROUNDS 8  /* samples kept per candidate */
 
 enum learn_cand_state {

@@ -476,6 +476,8 @@ void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
         snprintf(out, sizeof out, " outstanding=%d", r->params.outstanding);
     char coll[32];
     snprintf(coll, sizeof coll, "%s%s", r->nonblocking ? "i" : "", coll_name(r->coll));
-    snprintf(buf, len, "%-20s %-10s %s-%-8s @%s%s%s", coll, np, lo, hi,
+    char range[56];
+    snprintf(range, sizeof range, "%s-%s", lo, hi);
+    snprintf(buf, len, "%-20s %-10s %-12s @%s%s%s", coll, np, range,
              registry_table[r->alg].name, seg, out);
 }

@@ -57,6 +57,26 @@ START_TEST(names_and_restrictions_text)
 }
 END_TEST
 
+/* ALG_TAKES_SEG (learning tries seg= values of these) marks exactly the
+ * rows whose cost or summary speaks of segments of seg bytes. */
+START_TEST(segmented_rows_are_flagged)
+{
+    int flagged = 0;
+    for (int i = 0; i < registry_count; i++) {
+        const struct algorithm *a = &registry_table[i];
+        int says_seg = strstr(a->cost, "seg") || strstr(a->summary, "seg");
+        int flag = (a->restrictions & ALG_TAKES_SEG) != 0;
+        ck_assert_msg(says_seg == flag, "%s/%s: ALG_TAKES_SEG %d, cost/summary mention seg %d",
+                      coll_name(a->coll), a->name, flag, says_seg);
+        flagged += flag;
+        char buf[256];
+        registry_restrictions_text(a->restrictions, buf, sizeof buf);
+        ck_assert_msg(!strstr(buf, "seg"), "a parameter is not a restriction: %s", buf);
+    }
+    ck_assert_int_ge(flagged, 9);
+}
+END_TEST
+
 Suite *registry_suite(void)
 {
     Suite *s = suite_create("registry");
@@ -65,6 +85,7 @@ Suite *registry_suite(void)
     tcase_add_test(tc, rows_are_complete_and_unique);
     tcase_add_test(tc, collective_names_round_trip);
     tcase_add_test(tc, names_and_restrictions_text);
+    tcase_add_test(tc, segmented_rows_are_flagged);
     suite_add_tcase(s, tc);
     return s;
 }
