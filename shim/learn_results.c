@@ -30,22 +30,42 @@ static pthread_mutex_t entries_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct learn_entry *merged;
 static int nmerged;
 
-/* ---- COLLSHIM_TEST_DELAY=coll:alg:usec[,coll:alg:usec...] ---- */
+/* ---- COLLSHIM_TEST_DELAY=coll:alg:usec[@after][,...] ---- */
 
-/* One item; 0 or -1 when malformed. */
+static unsigned test_delay_after[COLLSHIM_MAX_ALGORITHMS];
+static unsigned test_delay_runs[COLLSHIM_MAX_ALGORITHMS];
+
+static void set_delay(int alg, unsigned long us, unsigned long after)
+{
+    test_delay_us[alg] = (unsigned)us;
+    test_delay_after[alg] = (unsigned)after;
+    learn_delay_on |= us > 0;
+}
+
+/* One item; 0 or -1 when malformed. alg "*": every algorithm of coll (the
+ * vendor included); "@after": only from the algorithm's after+1-th run. */
 static int parse_delay(const char *item, size_t len)
 {
     const char *c1 = memchr(item, ':', len), *c2;
     if (!c1 || !(c2 = memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - item))))
         return -1;
-    int coll = coll_from_name(item, (size_t)(c1 - item));
-    int alg = coll < 0 ? -1 : registry_find((enum coll_id)coll, c1 + 1, (size_t)(c2 - c1 - 1));
+    int coll = coll_from_name(item, (size_t)(c1 - item)), every = c2 - c1 == 2 && c1[1] == '*';
+    int alg = coll < 0 || every ? -1 : registry_find((enum coll_id)coll, c1 + 1, (size_t)(c2 - c1 - 1));
     char *end;
-    unsigned long us = strtoul(c2 + 1, &end, 10);
-    if (alg < 0 || end != item + len || end == c2 + 1 || us > 10000000)
+    unsigned long us = strtoul(c2 + 1, &end, 10), after = 0;
+    if (end == c2 + 1 || us > 10000000)
         return -1;
-    test_delay_us[alg] = (unsigned)us;
-    learn_delay_on |= us > 0;
+    if (end < item + len && *end == '@') {
+        const char *num = end + 1;
+        after = strtoul(num, &end, 10);
+        if (end == num || after > 1000000000)
+            return -1;
+    }
+    if (end != item + len || coll < 0 || (alg < 0 && !every))
+        return -1;
+    for (int i = 0; i < registry_count; i++)
+        if (every ? registry_table[i].coll == (enum coll_id)coll : i == alg)
+            set_delay(i, us, after);
     return 0;
 }
 
@@ -56,7 +76,8 @@ static void config_delay(const char *spec, int world_rank)
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (parse_delay(p, len) && world_rank == 0)
             fprintf(stderr, "collshim: COLLSHIM_TEST_DELAY: '%.*s' is not collective:algorithm:"
-                            "microseconds (at most 10000000); it is ignored\n", (int)len, p);
+                            "microseconds[@runs] (algorithm or *, at most 10000000 us); it is "
+                            "ignored\n", (int)len, p);
         p = comma ? comma + 1 : NULL;
     }
 }
@@ -68,7 +89,7 @@ void learn_test_delay(int alg)
 {
     unsigned us = test_delay_us[alg];
     struct timespec t0, now;
-    if (!us)
+    if (!us || __atomic_fetch_add(&test_delay_runs[alg], 1, __ATOMIC_RELAXED) < test_delay_after[alg])
         return;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do

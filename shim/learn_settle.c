@@ -98,3 +98,18 @@ int learn_settle(struct learn_cand *c, int n, int vendor, int rounds,
         return best;
     return -1;
 }
+
+static double mean(const struct learn_cand *c)
+{
+    double sum = 0;
+    for (int i = 0; i < c->nsamples; i++)
+        sum += c->samples[i];
+    return c->nsamples ? sum / c->nsamples : 0;
+}
+
+int learn_confirm(const struct learn_cand *chosen, const struct learn_cand *vendor)
+{
+    if (chosen->state != CAND_LIVE || !chosen->nsamples || !vendor->nsamples)
+        return 0;
+    return mean(chosen) < mean(vendor);
+}

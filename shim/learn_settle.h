@@ -45,4 +45,13 @@ double learn_median(const double *samples, int n);
 int learn_settle(struct learn_cand *c, int n, int vendor, int rounds,
                  const struct learn_rule_cfg *cfg);
 
+/* The confirmation that follows a settling on a native algorithm: chosen
+ * and vendor measured again, alone, LEARN_CONFIRM_ROUNDS batches each,
+ * alternating, batches of at least 2 calls (back to back, as the program
+ * makes them, where exploring's largest sizes time one call right after
+ * the agreement allreduce). 1: keep the chosen one (its mean is below the
+ * vendor's); 0: settle on the vendor (a tie included, or no samples). */
+#define LEARN_CONFIRM_ROUNDS 2
+int learn_confirm(const struct learn_cand *chosen, const struct learn_cand *vendor);
+
 #endif

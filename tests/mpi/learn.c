@@ -5,6 +5,9 @@
  *                             MPI_COMM_WORLD, with sizes that vary call by
  *                             call, and on dups made and freed in a loop
  *                             (which start settled and leave no state)
+ *   learn confirm ALG         allreduce ALG fast while explored, slow
+ *                             after (COLLSHIM_TEST_DELAY ...@8): the
+ *                             confirmation settles on the vendor
  *   learn write               calls what the round trip checks (learn.sh
  *                             checks the table COLLSHIM_LEARN_OUT gets)
  *   learn read TABLE          under COLLSHIM_TUNING_FILE=TABLE: every call
@@ -77,7 +80,7 @@ static void slow_on_world(const struct slow *s)
 {
     long long tried = collshim_algorithm_calls(s->coll, s->alg);
     int ok = 1;
-    for (int t = 0; t < 120; t++)
+    for (int t = 0; t < 200; t++) /* up to 16 candidates, 5 rounds, confirmation */
         ok &= call(s->coll, t % 2 ? 2 : 16384, MPI_COMM_WORLD, t);
     tried = collshim_algorithm_calls(s->coll, s->alg) - tried;
     long long before = collshim_algorithm_calls(s->coll, s->alg);
@@ -89,7 +92,7 @@ static void slow_on_world(const struct slow *s)
     snprintf(what, sizeof what, "%s: the slowed %s was tried (%lld calls)", s->coll, s->alg, tried);
     expect(rank, tried > 0, what);
     snprintf(what, sizeof what, "%s: learning did not settle on the slowed %s (%lld calls of 80 "
-             "after 120)", s->coll, s->alg, after);
+             "after 200)", s->coll, s->alg, after);
     expect(rank, after == 0, what);
 }
 
@@ -163,6 +166,30 @@ static void read_table(const char *path, const char *coll)
     expect(rank, ok && ran == 30, what);
 }
 
+/* learn.sh slows every allreduce algorithm but ALG, and ALG too from its
+ * 9th run (COLLSHIM_TEST_DELAY=allreduce:*:US,allreduce:ALG:SLOWER@8): ALG
+ * wins the exploration's two rounds of 4 calls, then loses the confirmation
+ * (2 batches of 4) to the vendor; learning must end on the vendor, not on
+ * ALG. Without the confirmation ALG runs its 8 calls and then every call. */
+static void fast_then_slow(const char *alg)
+{
+    long long before = collshim_algorithm_calls("allreduce", alg);
+    long long vendor_before = collshim_algorithm_calls("allreduce", "vendor");
+    int ok = calls("allreduce", 2, 80, MPI_COMM_WORLD);
+    long long explored = collshim_algorithm_calls("allreduce", alg) - before;
+    before = collshim_algorithm_calls("allreduce", alg);
+    ok &= calls("allreduce", 2, 40, MPI_COMM_WORLD);
+    long long after = collshim_algorithm_calls("allreduce", alg) - before;
+    long long vendor = collshim_algorithm_calls("allreduce", "vendor") - vendor_before;
+    char what[256];
+    snprintf(what, sizeof what, "allreduce: %s ran in exploring and confirming (%lld of 80 calls, "
+             "8 + 8 expected)", alg, explored);
+    expect(rank, ok && explored == 16, what);
+    snprintf(what, sizeof what, "allreduce: the confirmation rejected %s: %lld of the next 40 calls "
+             "ran it, %lld of all 120 the vendor", alg, after, vendor);
+    expect(rank, after == 0 && vendor >= 40, what);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -177,6 +204,8 @@ int main(int argc, char **argv)
             slow_on_world(&s[i]);
             slow_on_dups(&s[i]);
         }
+    } else if (!strcmp(mode, "confirm") && argc > 2) {
+        fast_then_slow(argv[2]);
     } else if (!strcmp(mode, "write")) {
         expect(rank, calls("allreduce", 2, 150, MPI_COMM_WORLD), "allreduce: results right");
         expect(rank, calls("bcast", 2, 150, MPI_COMM_WORLD), "bcast: results right");
@@ -184,7 +213,7 @@ int main(int argc, char **argv)
         read_table(argv[2], "allreduce");
         read_table(argv[2], "bcast");
     } else {
-        expect(rank, 0, "usage: learn slow COLL:ALG... | write | read TABLE");
+        expect(rank, 0, "usage: learn slow COLL:ALG... | confirm ALG | write | read TABLE");
     }
     int rc = expect_finish(rank, "learn");
     MPI_Finalize();

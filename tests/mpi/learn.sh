@@ -2,6 +2,8 @@
 # learn.sh - COLLSHIM_LEARN (doc/learning.md), np 2 and 3:
 #  - slowed candidates (COLLSHIM_TEST_DELAY on the built-in choices) are
 #    tried and never settled on, also with blocking calls on schedules;
+#  - a candidate fast while explored and slow afterwards (a delay from its
+#    9th run) loses the confirmation: learning ends on the vendor;
 #  - the learned table round-trips: written at MPI_Finalize with its
 #    provenance header, loaded by COLLSHIM_TUNING_FILE, every call runs the
 #    learnt algorithm from the first (with and without COLLSHIM_LEARN);
@@ -36,6 +38,8 @@ for np in $nps; do
         "$prog" slow ${slow//,/ }
     run "slowed candidates on schedules, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_TEST_DELAY=$delay \
         COLLSHIM_SCHEDULE_BLOCKING=1 -- "$prog" slow ${slow//,/ }
+    run "fast while explored, slow once chosen, np $np" $np COLLSHIM_LEARN=1 \
+        COLLSHIM_TEST_DELAY=allreduce:*:20000,allreduce:linear:100000@8 -- "$prog" confirm linear
     t="$dir/np$np.table"
     run "learn and write, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_LEARN_OUT="$t" \
         COLLSHIM_TEST_DELAY=$delay COLLSHIM_REPORT="$dir/report$np.txt" -- "$prog" write

@@ -179,6 +179,26 @@ START_TEST(never_settles_on_what_is_not_faster_than_the_vendor)
 }
 END_TEST
 
+/* The confirmation keeps the chosen one only when its mean is below the
+ * vendor's; a tie, no samples, or a chosen one that failed go to the vendor. */
+START_TEST(confirmation_keeps_only_what_stays_faster)
+{
+    struct learn_cand chosen = {.state = CAND_LIVE, .nsamples = 2, .samples = {1.0, 1.2}};
+    struct learn_cand vendor = {.state = CAND_LIVE, .nsamples = 2, .samples = {1.5, 1.4}};
+    ck_assert_int_eq(learn_confirm(&chosen, &vendor), 1);
+    chosen.samples[1] = 2.0; /* mean 1.5 against 1.45: slower */
+    ck_assert_int_eq(learn_confirm(&chosen, &vendor), 0);
+    chosen.samples[1] = 1.9; /* mean 1.45: a tie */
+    ck_assert_int_eq(learn_confirm(&chosen, &vendor), 0);
+    chosen.samples[1] = 1.0;
+    chosen.state = CAND_FAILED;
+    ck_assert_int_eq(learn_confirm(&chosen, &vendor), 0);
+    chosen.state = CAND_LIVE;
+    vendor.nsamples = 0;
+    ck_assert_int_eq(learn_confirm(&chosen, &vendor), 0);
+}
+END_TEST
+
 Suite *learn_suite(void)
 {
     Suite *s = suite_create("learn");
@@ -194,6 +214,7 @@ Suite *learn_suite(void)
     tcase_add_test(tc, failed_and_restricted_candidates_are_never_chosen);
     tcase_add_test(tc, the_vendor_is_never_dropped);
     tcase_add_test(tc, never_settles_on_what_is_not_faster_than_the_vendor);
+    tcase_add_test(tc, confirmation_keeps_only_what_stays_faster);
     suite_add_tcase(s, tc);
     return s;
 }
