@@ -94,11 +94,25 @@ run_flavour() {
     done
     if [ "${PERSIZE:-1}" = 1 ]; then
         echo "== $flavour collbench under the learned table of rep $((reps - 1))" | tee -a "$log"
-        launch "$flavour" "$build" "COLLSHIM_TUNING_FILE=$out/learned-$flavour-$tag-rep$((reps - 1)).table" \
-            "$build/collbench" -c allreduce,bcast,alltoall,reduce_scatter_block,allgather \
+        local table="COLLSHIM_TUNING_FILE=$out/learned-$flavour-$tag-rep$((reps - 1)).table"
+        # learnbench's sizes are selection sizes; collbench's allgather and
+        # alltoall sizes are per rank (doc/collbench.md): np times smaller
+        launch "$flavour" "$build" "$table" "$build/collbench" -c allreduce,bcast,reduce_scatter_block \
             -a vendor,auto -m "$sizes" -o "$out/learn-$flavour-$tag-persize.csv" 2>&1 |
             tee "$out/learn-$flavour-$tag-persize.txt" >>"$log"
+        launch "$flavour" "$build" "$table" "$build/collbench" -c allgather,alltoall \
+            -a vendor,auto -m "$(per_rank_sizes "$sizes" "$np")" \
+            -o "$out/learn-$flavour-$tag-persize-perrank.csv" 2>&1 |
+            tee -a "$out/learn-$flavour-$tag-persize.txt" >>"$log"
     fi
+}
+
+# "4:1m" and np 8 -> "4:131072": the per-rank sizes of the same selection sizes
+per_rank_sizes() {
+    local lo=${1%%:*} hi=${1#*:} mult=1
+    case $hi in *k) mult=1024; hi=${hi%k} ;; *m) mult=1048576; hi=${hi%m} ;; esac
+    hi=$((hi * mult / $2))
+    echo "$lo:$((hi < lo ? lo : hi))"
 }
 
 summary() {
