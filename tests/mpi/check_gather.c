@@ -395,6 +395,10 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
         check_skip(env, mpich_allgatherv_types);
         return;
     }
+    if ((g->m == T_STRIDED || g->m == T_MIXED) && strided_type_broken()) {
+        check_skip(env, strided_type_broken());
+        return;
+    }
     if (!can && mpich_persistent_rooted_bug(g)) {
         check_skip(env, mpich_persistent_rooted);
         return;
@@ -429,7 +433,7 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
 static void run_matrix(const struct check_env *env, const char *coll, const char *alg,
                        enum kind kind)
 {
-    int counts[8], ncounts = check_counts(env, counts, 8), p = env->size;
+    int counts[8], ncounts = case_counts(env, counts, 8), p = env->size;
     int roots[3] = {0, p - 1, p / 2}, nroots = p > 2 ? 3 : p;
     int v = coll[strlen(coll) - 1] == 'v', npat = v ? P_COUNT : 1;
     struct gcase g = {.coll = coll, .kind = kind, .v = v};

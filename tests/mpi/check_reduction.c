@@ -374,6 +374,8 @@ static void run_case(const struct check_env *env, const char *alg, const struct 
                                          kinds[c->k].commutative, kinds[c->k].predefined,
                                          key_in_place);
     const char *vendor_broken = vendor_reduce_broken(c, can);
+    if (c->k == K_STRIDED && strided_type_broken())
+        vendor_broken = strided_type_broken();
     if (vendor_broken) {
         check_skip(env, vendor_broken);
         free(sbuf); free(rbuf); free(ref);
@@ -421,7 +423,7 @@ static void scatter_counts(int n, int p, int *counts, int uneven)
 
 void check_reduction(const struct check_env *env, const char *coll, const char *alg)
 {
-    int counts[8], ncounts = check_counts(env, counts, 8), p = env->size;
+    int counts[8], ncounts = case_counts(env, counts, 8), p = env->size;
     int *rcounts = calloc((size_t)p, sizeof(int));
     int rooted = !strcmp(coll, "reduce"), block = !strcmp(coll, "reduce_scatter_block");
     int roots[2] = {0, p - 1}, nroots = rooted && p > 1 ? 2 : 1;
