@@ -500,6 +500,9 @@ static FILE *write_table(const struct tune_run *r, const struct options *o, cons
                "root %d, not in place\n",
             colls, nps, lo, hi, o->type == MPI_DOUBLE ? "double" : o->type == MPI_INT ? "int" : "float",
             o->root);
+    fprintf(f, "# reach: these rules apply up to np=%d, twice the largest communicator "
+               "measured; larger communicators use the next table (the built-in one)\n",
+            tune_np_reach(r->nps[r->nnps - 1]));
     fprintf(f, "# choice: fastest median; a native algorithm only where it beats the vendor by "
                "more than max(%.0f%%, 2 standard errors); ties keep the neighbouring size's "
                "choice, then the built-in's (doc/colltune.md)\n",

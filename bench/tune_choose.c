@@ -254,12 +254,17 @@ int tune_merge(const struct tune_series *s, const int *choice, struct tune_range
     return n;
 }
 
+int tune_np_reach(int largest)
+{
+    return largest > INT_MAX / TUNE_NP_REACH ? INT_MAX : largest * TUNE_NP_REACH;
+}
+
 void tune_np_spans(const int *nps, int n, int *lo, int *hi)
 {
     for (int j = 0; j < n; j++) {
         lo[j] = j ? hi[j - 1] + 1 : nps[0];
         if (j == n - 1) {
-            hi[j] = INT_MAX;
+            hi[j] = tune_np_reach(nps[j]);
             continue;
         }
         int mid = (int)floor(sqrt((double)nps[j] * nps[j + 1]) + 1e-9);

@@ -26,8 +26,12 @@
  * sizes a < b lies at the "round" number (2^k or 3 * 2^k) nearest their
  * geometric mean in (a, b]; the first range starts at 0, the last runs to
  * inf. Communicator sizes n_1 < n_2 < ... cover [n_j, floor(sqrt(n_j
- * n_(j+1)))], the largest up to inf; adjacent communicator sizes whose
- * ranges agree share one np= range. */
+ * n_(j+1)))], the largest n_k up to TUNE_NP_REACH n_k, never further:
+ * what was measured at 8 ranks says nothing of 1024 (a linear algorithm
+ * that wins at 8 passes every byte through one rank there), so larger
+ * communicators fall through to the next table (COLLSHIM_TUNING_FILE,
+ * then the built-in one); adjacent communicator sizes whose ranges agree
+ * share one np= range. */
 #ifndef COLLTUNE_CHOOSE_H
 #define COLLTUNE_CHOOSE_H
 
@@ -106,7 +110,12 @@ struct tune_range {
 uint64_t tune_boundary(uint64_t below, uint64_t above);
 /* Merge the choices into ranges (out: at most nsizes); returns their count. */
 int tune_merge(const struct tune_series *s, const int *choice, struct tune_range *out);
-/* np ranges of n ascending communicator sizes; hi of the last is INT_MAX. */
+/* How far the rules of the largest measured communicator size reach. */
+#define TUNE_NP_REACH 2
+/* TUNE_NP_REACH * largest, at most INT_MAX. */
+int tune_np_reach(int largest);
+/* np ranges of n ascending communicator sizes; hi of the last is
+ * tune_np_reach(nps[n - 1]). */
 void tune_np_spans(const int *nps, int n, int *lo, int *hi);
 
 /* The rules of collective `coll` from its series (ascending np): choose,

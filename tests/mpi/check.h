@@ -18,6 +18,7 @@ struct check_env {
     MPI_Comm comm;
     int rank, size;
     int quick;          /* smaller matrix (MPICH with more ranks than cores) */
+    int max_count;      /* counts above it are left out (0: no limit; check-scale) */
     int verbose;
 };
 

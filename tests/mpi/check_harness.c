@@ -164,7 +164,7 @@ int case_counts(const struct check_env *env, int *counts, int max)
         int dup = 0;
         for (int j = 0; j < n; j++)
             dup |= counts[j] == all[i];
-        if (!dup && all[i] >= 0)
+        if (!dup && all[i] >= 0 && (!env->max_count || all[i] <= env->max_count))
             counts[n++] = all[i];
     }
     return n;

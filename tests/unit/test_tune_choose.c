@@ -293,7 +293,7 @@ START_TEST(np_spans_cover_the_sizes_between)
     int lo[8], hi[8];
     int a[] = {2, 3, 4, 6, 8};
     tune_np_spans(a, 5, lo, hi);
-    int want_lo[] = {2, 3, 4, 5, 7}, want_hi[] = {2, 3, 4, 6, INT_MAX};
+    int want_lo[] = {2, 3, 4, 5, 7}, want_hi[] = {2, 3, 4, 6, 16};
     for (int i = 0; i < 5; i++) {
         ck_assert_int_eq(lo[i], want_lo[i]);
         ck_assert_int_eq(hi[i], want_hi[i]);
@@ -305,6 +305,20 @@ START_TEST(np_spans_cover_the_sizes_between)
     ck_assert_int_eq(hi[1], 5);
     ck_assert_int_eq(hi[2], 11);
     ck_assert_int_eq(lo[3], 12);
+    ck_assert_int_eq(hi[3], 32);
+}
+END_TEST
+
+/* Never extrapolated: the largest measured size reaches twice itself, no
+ * further, and the written rules say so (np=7-16, not np=7-inf). */
+START_TEST(np_spans_stop_at_twice_the_largest)
+{
+    int lo[2], hi[2], one[] = {1024}, huge[] = {1 << 30};
+    tune_np_spans(one, 1, lo, hi);
+    ck_assert_int_eq(lo[0], 1024);
+    ck_assert_int_eq(hi[0], 2048);
+    tune_np_spans(huge, 1, lo, hi);
+    ck_assert_int_eq(hi[0], INT_MAX);
 }
 END_TEST
 
@@ -320,6 +334,15 @@ static const char *pick(const struct tune_table *t, int np, uint64_t bytes)
 /* Rules measured on one node say nodes=1, on several nodes of K ranks
  * nodes=2-inf ppn=K; series of the same choices on different layouts are
  * not merged into one np range. */
+/* The rule of t that a call at (np, bytes) takes, NULL if none matches. */
+static const struct tune_rule *rule_at(const struct tune_table *t, int np, uint64_t bytes)
+{
+    const struct tune_table *tables[] = {t};
+    struct coll_key k = {.coll = COLL_allreduce, .np = np, .bytes = bytes, .count = (int)(bytes / 4),
+                         .commutative = 1, .predefined_op = 1};
+    return tune_select(tables, 1, &k).rule;
+}
+
 START_TEST(rules_carry_the_measured_layout)
 {
     struct tune_choose_opts o = opts();
@@ -336,7 +359,7 @@ START_TEST(rules_carry_the_measured_layout)
         s[i] = e[i].s;
     ck_assert_int_eq(tune_rules("allreduce", s, 2, &o, &text), 4);
     ck_assert_msg(strstr(text.s, "np=4-5 nodes=1 ") != NULL, "%s", text.s);
-    ck_assert_msg(strstr(text.s, "np=6-inf nodes=2-inf ppn=2 ") != NULL, "%s", text.s);
+    ck_assert_msg(strstr(text.s, "np=6-16 nodes=2-inf ppn=2 ") != NULL, "%s", text.s);
     struct tune_table t;
     char err[1024];
     ck_assert_int_eq(tune_parse(text.s, "colltune", &t, err, sizeof err), 0);
@@ -365,7 +388,8 @@ START_TEST(rules_parse_and_select_the_choice)
         s[i] = e[i].s;
     ck_assert_int_eq(tune_rules("allreduce", s, 3, &o, &text), 3);
     ck_assert_ptr_nonnull(strstr(text.s, "np=2-5"));
-    ck_assert_ptr_nonnull(strstr(text.s, "np=6-inf"));
+    ck_assert_ptr_nonnull(strstr(text.s, "np=6-16"));
+    ck_assert_ptr_null(strstr(text.s, "np=6-inf"));
     ck_assert_ptr_nonnull(strstr(text.s, "@ring seg=64k"));
     ck_assert_int_eq(tune_parse(text.s, "colltune", &t, err, sizeof err), 0);
     ck_assert_int_eq(t.n, 3);
@@ -375,7 +399,10 @@ START_TEST(rules_parse_and_select_the_choice)
     ck_assert_int_eq((int)t.rules[1].params.seg, 65536);
     ck_assert_str_eq(pick(&t, 3, 1u << 30), "ring");
     ck_assert_str_eq(pick(&t, 6, 1024), "vendor");
-    ck_assert_str_eq(pick(&t, 64, 4096), "vendor");
+    ck_assert_str_eq(pick(&t, 16, 4096), "vendor");
+    ck_assert_ptr_nonnull(rule_at(&t, 16, 4096)); /* np 16: the table's own rule */
+    ck_assert_ptr_null(rule_at(&t, 17, 4096));             /* beyond 2 x 8: no rule, next table */
+    ck_assert_ptr_null(rule_at(&t, 1024, 1024));
     tune_free(&t);
     free(text.s);
 }
@@ -476,6 +503,7 @@ Suite *tune_choose_suite(void)
     tcase_add_test(tc, boundaries_are_round_and_between);
     tcase_add_test(tc, merge_covers_everything);
     tcase_add_test(tc, np_spans_cover_the_sizes_between);
+    tcase_add_test(tc, np_spans_stop_at_twice_the_largest);
     tcase_add_test(tc, rules_parse_and_select_the_choice);
     tcase_add_test(tc, rules_for_one_collective_and_np);
     tcase_add_test(tc, passes_thin_the_sizes);
