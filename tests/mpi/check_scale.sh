@@ -1,6 +1,6 @@
 #!/bin/bash
 # check_scale.sh - `make check-scale` of the smpi flavour (doc/scale.md):
-# the blocking --quick matrix, every algorithm, at np 64, 127 and 256 on the
+# the blocking --quick matrix, every algorithm, at np 31, 64, 127 and 256 on the
 # fat-tree platform, and at 1024 the algorithms whose number of rounds
 # grows as lg p (a linear one at 1024 ranks runs 1023 rounds per call, and
 # its rank 0 holds every block), counts up to 64 (0, 1: below p, the edge
@@ -19,7 +19,7 @@ run() {
     echo "check-scale np=$1: $(grep -E '^matrix: ' "$log") in $((SECONDS - t0)) s"
 }
 log=$(mktemp)
-for np in ${CHECK_SCALE_SIZES:-64 127 256}; do run "$np" ""; done
+for np in ${CHECK_SCALE_SIZES:-31 64 127 256}; do run "$np" ""; done
 for np in ${CHECK_SCALE_LOG_SIZES:-1024}; do run "$np" "--alg $LOG_ALGORITHMS --max-count 64"; done
 rm -f "$log"
 finish check_scale
