@@ -18,7 +18,10 @@ expect "colltune exits 0" [ "$rc" -eq 0 ]
 expect "table written" test -s "$table"
 expect "table has the provenance header" grep -q '^# mpi: ' "$table"
 expect "table names the command line" grep -q '^# command: .*colltune -c allreduce' "$table"
-expect "table has allreduce rules" grep -qE '^allreduce +np=2-inf .*@[a-z_]+' "$table"
+# measured at np 2: its rules reach np 4, twice that, and no further
+expect "table has allreduce rules" grep -qE '^allreduce +np=2-4 .*@[a-z_]+' "$table"
+expect "rules never reach beyond twice the np measured" sh -c "! grep -qE '^[a-z_]+ +np=[0-9]+-inf' '$table'"
+expect "table says how far its rules reach" grep -q '^# reach: these rules apply up to np=4,' "$table"
 expect "only allreduce is tuned" [ -z "$(grep -vE '^(#|allreduce |$)' "$table")" ]
 expect "progress shows the time left" grep -qE '^colltune: \[ *[0-9]+%\] .* about [0-9:]+ left' "$tmp/err.txt"
 # a row for every size measured: under load the time budget measures fewer
