@@ -2,6 +2,7 @@
  * order: COLLSHIM_TUNE, COLLSHIM_TUNING_FILE, the built-in defaults. A
  * source with an error is reported once (rank 0) and ignored. */
 #include "shim.h"
+#include "learn.h"
 #include "../algorithms/registry.h"
 
 #include <stdio.h>
@@ -63,6 +64,7 @@ void config_load(int world_rank)
     if (file && *file)
         load_source(&shim_cfg.tune_file, file, file, 1, 1, world_rank);
     load_source(&shim_cfg.tune_builtin, tune_builtin_table, "built-in", 0, 2, world_rank);
+    learn_config(world_rank);
     if (shim_cfg.list && world_rank == 0)
         print_listing();
 }

@@ -23,6 +23,7 @@
  * (peers: the remote group, the ranks point-to-point names there;
  * local_peers: its own group) and an id agreed by both groups. */
 #include "shim.h"
+#include "learn.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -200,6 +201,7 @@ static void ctx_destroy(struct comm_ctx *ctx)
     free(ctx->peers);
     free(ctx->layout);
     free(ctx->local_peers);
+    learn_ctx_free(ctx->learn);
     free(ctx);
 }
 

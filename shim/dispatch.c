@@ -1,6 +1,7 @@
 /* dispatch.c - one collective call: context, checks, key, selection, run.
  * Data flows one way: entry point -> context -> selector -> algorithm. */
 #include "shim.h"
+#include "learn.h"
 #include "../algorithms/registry.h"
 #include "../algorithms/sched.h"
 #include "../algorithms/common/buf.h"
@@ -48,7 +49,7 @@ static int key_in_place(const struct coll_args *a)
     }
 }
 
-static struct coll_key make_key(const struct coll_args *a)
+struct coll_key dispatch_key(const struct coll_args *a)
 {
     struct coll_key k = {.coll = a->coll, .np = a->size, .bytes = a->bytes,
                          .count = key_count(a), .commutative = a->commutative != 0,
@@ -114,7 +115,7 @@ struct tune_choice dispatch_select(struct coll_args *a, int nonblocking)
 
 struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int sub)
 {
-    struct coll_key key = make_key(a);
+    struct coll_key key = dispatch_key(a);
     key.nonblocking = nonblocking != 0;
     key.sub = sub != 0;
     struct tune_choice choice = tune_select(shim_cfg.tables, 3, &key);
@@ -144,23 +145,31 @@ static int run_scheduled(struct coll_args *a, int alg)
     return err;
 }
 
-static int run_selected(struct coll_args *a)
+int dispatch_run(struct coll_args *a, int alg_index)
 {
-    struct tune_choice choice = dispatch_select(a, 0);
-    const struct algorithm *alg = &registry_table[choice.alg];
+    const struct algorithm *alg = &registry_table[alg_index];
     double t0 = 0;
     int err;
-    dispatch_count(choice.alg);
+    dispatch_count(alg_index);
     if (report_enabled)
         t0 = PMPI_Wtime();
+    if (learn_delay_on)
+        learn_test_delay(alg_index);
     if (shim_cfg.schedule_blocking && alg->run != vendor_run)
-        err = run_scheduled(a, choice.alg);
+        err = run_scheduled(a, alg_index);
     else
         err = alg->run(a);
     if (report_enabled)
-        report_record(a, choice.alg, PMPI_Wtime() - t0);
+        report_record(a, alg_index, PMPI_Wtime() - t0);
     /* The vendor's collective already raised its own errors. */
     return alg->run == vendor_run ? -err : err;
+}
+
+static int run_selected(struct coll_args *a, struct comm_ctx *ctx)
+{
+    if (learn_enabled && !a->remote_size) /* blocking intracommunicator calls learn */
+        return learn_run(a, ctx);
+    return dispatch_run(a, dispatch_select(a, 0).alg);
 }
 
 /* Under a fatal error handler, the vendor's abort message would name
@@ -324,7 +333,7 @@ int shim_collective(struct coll_args *a, MPI_Comm comm)
     default: break;
     }
     a->tag = ctx->tag + (int)a->coll;
-    err = run_selected(a);
+    err = run_selected(a, ctx);
     return err < 0 ? -err : dispatch_raise(a, err);
 }
 

@@ -6,6 +6,7 @@
  * loads this library into mpirun too. */
 #include "config.h"
 #include "shim.h"
+#include "learn.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -47,7 +48,9 @@ static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)comm; (void)keyval; (void)value; (void)extra;
     pthread_mutex_lock(&setup_lock);
     if (shim_state == 1) {
+        learn_finalize();
         report_write();
+        learn_free();
         nbc_finalize();
         ctx_finalize();
         types_finalize();

@@ -15,6 +15,7 @@
  * and prints the path it wrote on stderr. */
 #include "config.h"
 #include "shim.h"
+#include "learn.h"
 #include "../algorithms/registry.h"
 #include "../include/collshim.h"
 
@@ -286,6 +287,7 @@ static void write_file(struct rank_info *info, int np, struct report_slot *all, 
     int nrows = merge_rows(all, n, rows);
     write_header(f, info, np);
     write_rows(f, rows, nrows, total);
+    learn_report(f);
     fclose(f);
     free(rows);
     fprintf(stderr, "collshim: report written to %s\n", realpath(path, real) ? real : path);

@@ -81,6 +81,7 @@ struct comm_ctx {
     unsigned long long nb_calls; /* nonblocking calls so far: the next one's tag */
     unsigned long long persistent_inits; /* persistent inits so far: the next one's tag */
     struct node_layout *layout; /* its ranks on the nodes, made at its first native call */
+    struct learn_ctx *learn;    /* COLLSHIM_LEARN's state (learn.c), made at its first call */
 };
 /* The context of comm, created at its first collective (collective over
  * comm: every rank must call it at the same collective). */
@@ -122,6 +123,11 @@ struct tune_choice dispatch_select(struct coll_args *a, int nonblocking);
  * algorithm that needs the caller's communicator; the built-in table
  * answers when the loaded tables do not). */
 struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int sub);
+/* The selection key of a blocking call. */
+struct coll_key dispatch_key(const struct coll_args *a);
+/* Run registry row alg for a blocking call (counted, reported); the
+ * vendor's errors come back negated: its collective raised them already. */
+int dispatch_run(struct coll_args *a, int alg);
 /* in_place, commutative and predefined_op of a call. */
 void dispatch_call_facts(struct coll_args *a);
 /* Count one run of registry row alg (collshim_algorithm_calls). */

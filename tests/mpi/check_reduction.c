@@ -352,8 +352,21 @@ static const char mpich_reduce_scatter_bug[] =
     "in-place reduce_scatter where the vendor would run: MPICH 4.0.2's MPI_Reduce_scatter "
     "aborts there (check_reduction.c)";
 
+/* Open MPI 4.1.4's MPI_Ireduce (coll/libnbc) with the user op on the
+ * strided type (lower bound 4) at np >= 3 reads and writes outside its
+ * temporary buffers (valgrind: invalid reads in the op called from
+ * NBC_Progress, invalid writes unpacking into them), then the heap is
+ * corrupt. Skipped where the vendor's nonblocking or persistent reduce
+ * would run. */
+static const char ompi_ireduce_lb_bug[] =
+    "nonblocking/persistent reduce of the strided user-op type where the vendor would run: "
+    "Open MPI 4.1.4's libnbc writes outside its buffers there (check_reduction.c)";
+
 static const char *vendor_reduce_broken(const struct red_call *c, int can)
 {
+    if (!can && c->k == K_STRIDED && check_mode != MODE_BLOCKING && !strcmp(c->coll, "reduce") &&
+        !strcmp(collshim_flavour(), "openmpi"))
+        return ompi_ireduce_lb_bug;
     if (can || !c->in_place || strcmp(collshim_flavour(), "mpich"))
         return NULL;
     if (c->root != 0 && !strcmp(c->coll, "reduce"))

@@ -24,4 +24,5 @@ Suite *tune_input_suite(void);
 Suite *grammar_fuzz_suite(void);
 Suite *op_kernels_suite(void);
 Suite *node_suite(void);
+Suite *learn_suite(void);
 #endif

@@ -27,6 +27,7 @@ int main(void)
     srunner_add_suite(sr, tune_choose_suite());
     srunner_add_suite(sr, op_kernels_suite());
     srunner_add_suite(sr, node_suite());
+    srunner_add_suite(sr, learn_suite());
     srunner_run_all(sr, CK_NORMAL);
     int run = srunner_ntests_run(sr), failed = srunner_ntests_failed(sr);
     srunner_free(sr);

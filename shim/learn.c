@@ -1,0 +1,416 @@
+/* learn.c - COLLSHIM_LEARN: each communicator learns, per collective and
+ * size class (the power-of-two bucket of the selection bytes, with the
+ * call's in-place, commutative and predefined-op facts), which of a few
+ * candidate algorithms is fastest on the program's own blocking calls, and
+ * settles on it (doc/learning.md).
+ *
+ * Candidates: the tables' choice for the call, the vendor, and what each
+ * table chooses at the neighbouring sizes (a quarter of the class to four
+ * times it), at most LEARN_MAX_CAND, those whose restrictions allow the
+ * call. Exploring: round robin, each candidate runs a batch of k calls
+ * timed by every rank; one vendor MPI_Allreduce(MAX) on the communicator
+ * then gives every rank the slowest rank's time of the batch (and whether
+ * it failed anywhere), so the settling rule (learn_settle.c) sees the same
+ * numbers on every rank and every rank switches at the same call.
+ * Settled: a hash lookup per call, no allocation, no communication.
+ *
+ * State: per context a bounded open-addressing table of classes (allocated
+ * at its first learning call), each class allocated once at its first call;
+ * freed with the context. A class starts settled when every rank of the
+ * communicator already settled the same (collective, np, shape, class) on
+ * another communicator (one small allreduce at the class's first call).
+ * Blocking intracommunicator calls only; a class that the user's tables
+ * (COLLSHIM_TUNE, COLLSHIM_TUNING_FILE) cover is not explored. */
+#include "shim.h"
+#include "learn.h"
+#include "../algorithms/registry.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEARN_CLASSES 256 /* per communicator; power of two */
+
+enum class_state { CLASS_EXPLORING, CLASS_SETTLED, CLASS_TABLES };
+
+struct learn_class {
+    uint32_t key;
+    enum class_state state;
+    int chosen;                    /* candidate index, when settled */
+    int ncand, vendor, cur, rounds;
+    int in_batch, batch_failed;
+    double batch_time;             /* this rank's seconds in the batch so far */
+    struct learn_cand cand[LEARN_MAX_CAND];
+    struct learn_entry facts;      /* key fields and accounting */
+};
+
+struct learn_ctx {
+    int rank, np;
+    struct node_shape shape;
+    uint32_t keys[LEARN_CLASSES];  /* 0: free */
+    struct learn_class *cls[LEARN_CLASSES];
+    struct learn_ctx *prev, *next; /* the live states, for MPI_Finalize */
+};
+
+static struct learn_ctx *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned size_bucket(uint64_t bytes)
+{
+    return bytes ? 64u - (unsigned)__builtin_clzll(bytes) : 0u;
+}
+
+static unsigned call_flags(const struct coll_key *k)
+{
+    return (unsigned)k->in_place | (unsigned)k->commutative << 1 | (unsigned)k->predefined_op << 2;
+}
+
+static uint32_t class_key(const struct coll_key *k)
+{
+    return (uint32_t)(k->coll + 1) | size_bucket(k->bytes) << 5 | call_flags(k) << 12;
+}
+
+static struct learn_ctx *ctx_state(struct comm_ctx *ctx, const struct coll_args *a)
+{
+    struct learn_ctx *lc = ctx->learn;
+    if (lc || !(lc = calloc(1, sizeof *lc)))
+        return lc;
+    lc->rank = a->rank;
+    lc->np = a->size;
+    lc->shape = a->shape;
+    pthread_mutex_lock(&live_lock);
+    lc->next = live;
+    if (live)
+        live->prev = lc;
+    live = lc;
+    pthread_mutex_unlock(&live_lock);
+    ctx->learn = lc;
+    return lc;
+}
+
+/* Slot of key: its own, or the free one to claim; -1 when the table is full. */
+static int class_slot(const struct learn_ctx *lc, uint32_t key)
+{
+    unsigned h = (key * 2654435761u) >> 24;
+    for (int i = 0; i < LEARN_CLASSES; i++) {
+        unsigned s = (h + (unsigned)i) & (LEARN_CLASSES - 1);
+        if (lc->keys[s] == key || lc->keys[s] == 0)
+            return (int)s;
+    }
+    return -1;
+}
+
+/* ---- candidates ---- */
+
+static void add_candidate(struct learn_class *c, int alg, struct coll_params params,
+                          const struct coll_key *key)
+{
+    if (c->ncand == LEARN_MAX_CAND || !registry_can_run(&registry_table[alg], key, NULL))
+        return;
+    for (int i = 0; i < c->ncand; i++)
+        if (c->cand[i].alg == alg)
+            return;
+    c->cand[c->ncand++] = (struct learn_cand){.alg = alg, .params = params};
+}
+
+/* Sizes around class b, [2^(b-1), 2^b): from a quarter of it to four times it. */
+static int probe_sizes(unsigned b, uint64_t *out)
+{
+    if (b == 0) {
+        out[0] = 0;
+        return 1;
+    }
+    uint64_t lo = 1ull << (b - 1);
+    int n = 0;
+    out[n++] = lo;
+    out[n++] = lo + (lo - 1); /* the top of the class */
+    out[n++] = lo >> 1;
+    out[n++] = lo >> 2;
+    if (b < 62) {
+        out[n++] = lo << 1;
+        out[n++] = lo << 2;
+    }
+    return n;
+}
+
+/* The tables know only what they were measured or written for: fill the
+ * remaining places with the collective's other native algorithms (registry
+ * order, default parameters) that can run the call. A clearly slower one
+ * costs one batch: the rule drops it after the first round. On the virtual
+ * cluster the tables' choices alone left the learned run 1.20x the colltune
+ * table's time (doc/learning.md). */
+static void add_registry_candidates(struct learn_class *c, const struct coll_key *key)
+{
+    for (int i = 0; i < registry_count && c->ncand < LEARN_MAX_CAND; i++)
+        if (registry_table[i].coll == key->coll &&
+            !(registry_table[i].restrictions & ALG_NEEDS_CONTEXT))
+            add_candidate(c, i, (struct coll_params){0, 0}, key);
+}
+
+static void find_candidates(struct learn_class *c, const struct coll_key *key)
+{
+    struct tune_choice now = tune_select(shim_cfg.tables, 3, key);
+    uint64_t sizes[6];
+    int nsizes = probe_sizes(size_bucket(key->bytes), sizes);
+    add_candidate(c, now.alg, now.params, key);
+    add_candidate(c, registry_vendor(key->coll), (struct coll_params){0, 0}, key);
+    for (int s = 0; s < nsizes; s++)
+        for (int t = 0; t < 3; t++) {
+            const struct tune_table *one = shim_cfg.tables[t];
+            struct coll_key probe = *key;
+            probe.bytes = sizes[s];
+            struct tune_choice ch = one ? tune_select(&one, 1, &probe) : now;
+            if (one && ch.rule)
+                add_candidate(c, ch.alg, ch.params, key);
+        }
+    add_registry_candidates(c, key);
+    for (int i = 0; i < c->ncand; i++)
+        if (c->cand[i].alg == registry_vendor(key->coll))
+            c->vendor = i;
+}
+
+/* ---- a new class ---- */
+
+static int covered_by_user_tables(const struct coll_key *key)
+{
+    const struct tune_table *user[2] = {shim_cfg.tables[0], shim_cfg.tables[1]};
+    return tune_select(user, 2, key).rule != NULL;
+}
+
+static int candidate_of(const struct learn_class *c, int alg)
+{
+    for (int i = 0; i < c->ncand; i++)
+        if (c->cand[i].alg == alg)
+            return i;
+    return -1;
+}
+
+/* Did every rank already settle this (collective, np, shape, class) on the
+ * same algorithm elsewhere? One allreduce of {alg, -alg}, MAX. */
+static int agree_on_known(struct learn_class *c, const struct coll_args *a)
+{
+    struct learn_entry known;
+    int v[2], alg = learn_entry_settled(&c->facts, &known);
+    double t0 = PMPI_Wtime();
+    v[0] = alg;
+    v[1] = -alg;
+    int err = vendor.allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, a->user_comm);
+    c->facts.explore_time += PMPI_Wtime() - t0;
+    if (err || v[0] < 0 || v[0] != -v[1] || candidate_of(c, v[0]) < 0)
+        return 0;
+    c->chosen = candidate_of(c, v[0]);
+    c->cand[c->chosen].params = known.params;
+    c->facts.settled_alg = v[0];
+    c->facts.params = known.params;
+    c->facts.vendor_mean = known.vendor_mean;
+    c->facts.chosen_mean = known.chosen_mean;
+    c->state = CLASS_SETTLED;
+    return 1;
+}
+
+static void fill_facts(struct learn_entry *e, const struct learn_ctx *lc,
+                       const struct coll_key *key)
+{
+    memset(e, 0, sizeof *e);
+    e->coll = key->coll;
+    e->np = lc->np;
+    e->nodes = lc->shape.nodes;
+    e->ppn = lc->shape.ppn;
+    e->bucket = (int)size_bucket(key->bytes);
+    e->flags = (int)call_flags(key);
+    e->settled_alg = -1;
+}
+
+static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struct coll_args *a,
+                                     const struct coll_key *key)
+{
+    struct learn_class *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->key = class_key(key);
+    fill_facts(&c->facts, lc, key);
+    c->vendor = -1;
+    if (covered_by_user_tables(key)) {
+        c->state = CLASS_TABLES;
+    } else {
+        find_candidates(c, key);
+        c->facts.ncand = c->ncand;
+        for (int i = 0; i < c->ncand; i++)
+            c->facts.cand_alg[i] = c->cand[i].alg;
+        learn_entry_get(&c->facts); /* known to the process: shareable, reported */
+        if (c->ncand < 2 || c->vendor < 0)
+            c->state = CLASS_TABLES;
+        else
+            agree_on_known(c, a);
+    }
+    lc->keys[slot] = c->key;
+    lc->cls[slot] = c;
+    return c;
+}
+
+/* ---- exploring ---- */
+
+static int batch_length(const struct coll_args *a)
+{
+    return a->bytes < 16384 ? 4 : a->bytes < 262144 ? 2 : 1;
+}
+
+static int run_plain(struct coll_args *a)
+{
+    struct tune_choice choice = dispatch_select(a, 0);
+    return dispatch_run(a, choice.alg);
+}
+
+static void settle(struct learn_class *c, int idx, const struct coll_args *a)
+{
+    struct learn_entry *e = &c->facts;
+    c->state = CLASS_SETTLED;
+    c->chosen = idx;
+    e->settled_alg = c->cand[idx].alg;
+    e->params = c->cand[idx].params;
+    e->vendor_mean = learn_median(c->cand[c->vendor].samples, c->cand[c->vendor].nsamples);
+    e->chosen_mean = learn_median(c->cand[idx].samples, c->cand[idx].nsamples);
+    learn_entry_settle(e);
+    if (shim_cfg.verbose && a->rank == 0)
+        fprintf(stderr, "collshim: learned %s np=%d nodes=%d ppn=%d class %d: -> %s "
+                        "(%.3gx the vendor, after %.0f calls)\n",
+                coll_name(a->coll), a->size, a->shape.nodes, a->shape.ppn, e->bucket,
+                registry_table[e->settled_alg].name,
+                e->vendor_mean > 0 ? e->chosen_mean / e->vendor_mean : 1.0, e->explore_calls);
+}
+
+static int first_live_from(const struct learn_class *c, int from)
+{
+    for (int i = from; i < c->ncand; i++)
+        if (c->cand[i].state == CAND_LIVE)
+            return i;
+    return -1;
+}
+
+/* Next live candidate; after the last one the round ends and the rule
+ * may settle. The vendor is never dropped, so a round always has one. */
+static void next_candidate(struct learn_class *c, const struct coll_args *a)
+{
+    c->in_batch = 0;
+    c->batch_time = 0;
+    c->batch_failed = 0;
+    int i = first_live_from(c, c->cur + 1);
+    if (i < 0) {
+        c->rounds++;
+        int idx = learn_settle(c->cand, c->ncand, c->vendor, c->rounds, &learn_default_rule);
+        if (idx >= 0) {
+            settle(c, idx, a);
+            return;
+        }
+        i = first_live_from(c, 0);
+    }
+    c->cur = i < 0 ? c->vendor : i;
+}
+
+/* The batch's slowest rank, and whether it failed anywhere. */
+static void end_batch(struct learn_class *c, const struct coll_args *a)
+{
+    struct learn_cand *cand = &c->cand[c->cur];
+    double v[2] = {c->batch_time, c->batch_failed}, t0 = PMPI_Wtime();
+    int err = vendor.allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
+    c->facts.explore_time += v[0] + (PMPI_Wtime() - t0);
+    if (err || (v[1] > 0 && c->cur != c->vendor))
+        cand->state = CAND_FAILED;
+    else if (cand->nsamples < LEARN_MAX_ROUNDS)
+        cand->samples[cand->nsamples++] = v[0] / c->in_batch;
+    next_candidate(c, a);
+}
+
+static int explore(struct coll_args *a, struct learn_class *c, const struct coll_key *key)
+{
+    struct learn_cand *cand = &c->cand[c->cur];
+    c->facts.explore_calls++;
+    if (!registry_can_run(&registry_table[cand->alg], key, NULL)) {
+        cand->state = CAND_RESTRICTED; /* the same call facts on every rank */
+        next_candidate(c, a);
+        return run_plain(a);
+    }
+    a->params = cand->params;
+    double t0 = PMPI_Wtime();
+    int err = dispatch_run(a, cand->alg);
+    c->batch_time += PMPI_Wtime() - t0;
+    c->batch_failed |= err > 0;
+    if (++c->in_batch == batch_length(a))
+        end_batch(c, a);
+    return err;
+}
+
+static int run_settled(struct coll_args *a, struct learn_class *c, const struct coll_key *key)
+{
+    const struct learn_cand *cand = &c->cand[c->chosen];
+    if (!registry_can_run(&registry_table[cand->alg], key, NULL))
+        return run_plain(a);
+    c->facts.settled_calls++;
+    a->params = cand->params;
+    return dispatch_run(a, cand->alg);
+}
+
+int learn_run(struct coll_args *a, struct comm_ctx *ctx)
+{
+    struct learn_ctx *lc = ctx_state(ctx, a);
+    struct coll_key key = dispatch_key(a);
+    int slot = lc ? class_slot(lc, class_key(&key)) : -1;
+    struct learn_class *c = slot < 0 ? NULL : lc->cls[slot];
+    if (c && c->state == CLASS_SETTLED) /* the steady state */
+        return run_settled(a, c, &key);
+    if (slot < 0 || (!c && !(c = class_new(lc, slot, a, &key))))
+        return run_plain(a);
+    if (c->state == CLASS_EXPLORING)
+        return explore(a, c, &key);
+    return c->state == CLASS_SETTLED ? run_settled(a, c, &key) : run_plain(a);
+}
+
+/* ---- accounting ---- */
+
+/* Add the context's classes to the process's entries (rank 0 of the
+ * communicator only: gathered, each communicator counts once), then zero
+ * them so that a later call adds nothing twice. */
+static void account(struct learn_ctx *lc)
+{
+    for (int s = 0; s < LEARN_CLASSES; s++) {
+        struct learn_class *c = lc->cls[s];
+        if (!c || c->state == CLASS_TABLES || lc->rank != 0)
+            continue;
+        struct learn_entry n = c->facts;
+        double vmean = c->state == CLASS_SETTLED ? n.vendor_mean
+                       : learn_median(c->cand[c->vendor].samples, c->cand[c->vendor].nsamples);
+        n.extra_time = n.explore_time - n.explore_calls * vmean;
+        n.saved_time = c->state == CLASS_SETTLED ? n.settled_calls * (n.vendor_mean - n.chosen_mean)
+                                                 : 0;
+        n.classes = c->facts.classes ? 0 : 1;
+        learn_entry_account(&n);
+        c->facts.classes = 1;
+        c->facts.explore_calls = c->facts.settled_calls = c->facts.explore_time = 0;
+    }
+}
+
+void learn_ctx_free(struct learn_ctx *lc)
+{
+    if (!lc)
+        return;
+    account(lc);
+    pthread_mutex_lock(&live_lock);
+    if (lc->prev)
+        lc->prev->next = lc->next;
+    else
+        live = lc->next;
+    if (lc->next)
+        lc->next->prev = lc->prev;
+    pthread_mutex_unlock(&live_lock);
+    for (int s = 0; s < LEARN_CLASSES; s++)
+        free(lc->cls[s]);
+    free(lc);
+}
+
+void learn_account_live(void)
+{
+    pthread_mutex_lock(&live_lock);
+    for (struct learn_ctx *lc = live; lc; lc = lc->next)
+        account(lc);
+    pthread_mutex_unlock(&live_lock);
+}

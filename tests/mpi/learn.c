@@ -1,0 +1,192 @@
+/* learn.c - COLLSHIM_LEARN under mpirun (learn.sh runs it):
+ *
+ *   learn slow COLL:ALG ...   every COLL:ALG is slowed by COLLSHIM_TEST_DELAY;
+ *                             learning tries it and never settles on it, on
+ *                             MPI_COMM_WORLD, with sizes that vary call by
+ *                             call, and on dups made and freed in a loop
+ *                             (which start settled and leave no state)
+ *   learn write               calls what the round trip checks (learn.sh
+ *                             checks the table COLLSHIM_LEARN_OUT gets)
+ *   learn read TABLE          under COLLSHIM_TUNING_FILE=TABLE: every call
+ *                             runs the algorithm TABLE names for it, from
+ *                             the first call (nothing explored)
+ *
+ * Results are checked against values computed from the inputs. Ends with
+ * "learn: N passed, N failed". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collshim.h"
+#include "expect.h"
+
+#define MAX_SLOW 4
+
+static int rank, size;
+
+/* allreduce of n ints (sum) or bcast of n ints from root 0; 1 if right. */
+static int call(const char *coll, int n, MPI_Comm comm, int salt)
+{
+    int *in = malloc(sizeof(int) * (size_t)n), *out = malloc(sizeof(int) * (size_t)n), ok = 1;
+    for (int i = 0; i < n; i++)
+        in[i] = rank * 7 + i + salt;
+    if (!strcmp(coll, "allreduce")) {
+        MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, comm);
+        for (int i = 0; i < n; i++)
+            ok &= out[i] == 7 * size * (size - 1) / 2 + size * (i + salt);
+    } else {
+        memcpy(out, in, sizeof(int) * (size_t)n);
+        MPI_Bcast(out, n, MPI_INT, 0, comm);
+        for (int i = 0; i < n; i++)
+            ok &= out[i] == i + salt;
+    }
+    free(in);
+    free(out);
+    return ok;
+}
+
+static int calls(const char *coll, int n, int times, MPI_Comm comm)
+{
+    int ok = 1;
+    for (int t = 0; t < times; t++)
+        ok &= call(coll, n, comm, t);
+    return ok;
+}
+
+struct slow {
+    char coll[32], alg[64];
+};
+
+static int parse_slow(int argc, char **argv, struct slow *s)
+{
+    int n = 0;
+    for (int i = 2; i < argc && n < MAX_SLOW; i++) {
+        const char *colon = strchr(argv[i], ':');
+        if (!colon)
+            continue;
+        snprintf(s[n].coll, sizeof s[n].coll, "%.*s", (int)(colon - argv[i]), argv[i]);
+        snprintf(s[n].alg, sizeof s[n].alg, "%s", colon + 1);
+        n++;
+    }
+    return n;
+}
+
+/* 8 B and 64 KiB, alternating call by call: two classes learning at once. */
+static void slow_on_world(const struct slow *s)
+{
+    long long tried = collshim_algorithm_calls(s->coll, s->alg);
+    int ok = 1;
+    for (int t = 0; t < 120; t++)
+        ok &= call(s->coll, t % 2 ? 2 : 16384, MPI_COMM_WORLD, t);
+    tried = collshim_algorithm_calls(s->coll, s->alg) - tried;
+    long long before = collshim_algorithm_calls(s->coll, s->alg);
+    ok &= calls(s->coll, 2, 40, MPI_COMM_WORLD) & calls(s->coll, 16384, 40, MPI_COMM_WORLD);
+    long long after = collshim_algorithm_calls(s->coll, s->alg) - before;
+    char what[256];
+    snprintf(what, sizeof what, "%s: results right while learning and after", s->coll);
+    expect(rank, ok, what);
+    snprintf(what, sizeof what, "%s: the slowed %s was tried (%lld calls)", s->coll, s->alg, tried);
+    expect(rank, tried > 0, what);
+    snprintf(what, sizeof what, "%s: learning did not settle on the slowed %s (%lld calls of 80 "
+             "after 120)", s->coll, s->alg, after);
+    expect(rank, after == 0, what);
+}
+
+/* Dups made and freed in a loop: the learnt class is shared, so a new dup
+ * of the same shape never runs the slow candidate; no state is left. */
+static void slow_on_dups(const struct slow *s)
+{
+    int live = collshim_live_contexts(), ok = 1;
+    long long before = collshim_algorithm_calls(s->coll, s->alg);
+    for (int i = 0; i < 20; i++) {
+        MPI_Comm dup;
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        ok &= calls(s->coll, 2, 3, dup);
+        MPI_Comm_free(&dup);
+    }
+    long long ran = collshim_algorithm_calls(s->coll, s->alg) - before;
+    char what[256];
+    snprintf(what, sizeof what, "%s: 20 dups start settled, the slowed %s never ran (%lld)",
+             s->coll, s->alg, ran);
+    expect(rank, ok && ran == 0, what);
+    expect(rank, collshim_live_contexts() == live, "no context is left after the dups");
+}
+
+/* The rule of TABLE for (coll, np=size, bytes); its algorithm in alg. */
+static int table_choice(const char *path, const char *coll, long bytes, char *alg, size_t len)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char name[64], *tok, *save = NULL;
+        int np = -1;
+        long lo = -1, hi = -1;
+        const char *at = NULL;
+        if (line[0] == '#' || sscanf(line, "%63s", name) != 1 || strcmp(name, coll))
+            continue;
+        for (tok = strtok_r(line + strlen(name), " \t\n", &save); tok && *tok != '#';
+             tok = strtok_r(NULL, " \t\n", &save)) {
+            if (!strncmp(tok, "np=", 3))
+                np = atoi(tok + 3);
+            else if (*tok == '@')
+                at = tok + 1;
+            else if (!strchr(tok, '=') && strchr(tok, '-'))
+                sscanf(tok, "%ld-%ld", &lo, &hi);
+        }
+        if (np == size && at && bytes >= lo && bytes < hi) {
+            snprintf(alg, len, "%s", at);
+            found = 1;
+        }
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Every one of 30 calls of 8 bytes runs the table's algorithm. */
+static void read_table(const char *path, const char *coll)
+{
+    char alg[64] = "", what[256];
+    int have = table_choice(path, coll, 8, alg, sizeof alg);
+    snprintf(what, sizeof what, "%s: the learned table has a rule for np=%d, 8 bytes (@%s)", coll,
+             size, have ? alg : "none");
+    expect(rank, have, what);
+    if (!have)
+        return;
+    long long before = collshim_algorithm_calls(coll, alg);
+    int ok = calls(coll, 2, 30, MPI_COMM_WORLD);
+    long long ran = collshim_algorithm_calls(coll, alg) - before;
+    snprintf(what, sizeof what, "%s: all 30 calls ran the learnt %s from the first (%lld), right",
+             coll, alg, ran);
+    expect(rank, ok && ran == 30, what);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(mode, "slow")) {
+        struct slow s[MAX_SLOW];
+        int n = parse_slow(argc, argv, s);
+        expect(rank, n > 0, "slowed algorithms given");
+        for (int i = 0; i < n; i++) {
+            slow_on_world(&s[i]);
+            slow_on_dups(&s[i]);
+        }
+    } else if (!strcmp(mode, "write")) {
+        expect(rank, calls("allreduce", 2, 150, MPI_COMM_WORLD), "allreduce: results right");
+        expect(rank, calls("bcast", 2, 150, MPI_COMM_WORLD), "bcast: results right");
+    } else if (!strcmp(mode, "read") && argc > 2) {
+        read_table(argv[2], "allreduce");
+        read_table(argv[2], "bcast");
+    } else {
+        expect(rank, 0, "usage: learn slow COLL:ALG... | write | read TABLE");
+    }
+    int rc = expect_finish(rank, "learn");
+    MPI_Finalize();
+    return rc;
+}

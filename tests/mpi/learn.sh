@@ -1,0 +1,56 @@
+#!/bin/bash
+# learn.sh - COLLSHIM_LEARN (doc/learning.md), np 2 and 3:
+#  - slowed candidates (COLLSHIM_TEST_DELAY on the built-in choices) are
+#    tried and never settled on, also with blocking calls on schedules;
+#  - the learned table round-trips: written at MPI_Finalize with its
+#    provenance header, loaded by COLLSHIM_TUNING_FILE, every call runs the
+#    learnt algorithm from the first (with and without COLLSHIM_LEARN);
+#  - tables of np 2 and np 3 concatenated serve both sizes;
+#  - COLLSHIM_REPORT has the learning rows.
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+prog="$TOP_BUILDDIR/tests/mpi/learn"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+slow=allreduce:recursive_doubling,bcast:binomial
+# 30 ms: beyond what a loaded machine's scheduling adds to the vendor's calls
+delay=allreduce:recursive_doubling:30000,bcast:binomial:30000
+
+run() { # label np env... -- args
+    local label=$1 np=$2; shift 2
+    mpi_run "$np" "$@" >"$dir/log" 2>&1
+    echo "== $label"
+    grep -E '^(ok|FAIL)' "$dir/log"
+    grep -q 'learn: ' "$dir/log" || { FAILED=$((FAILED + 1)); echo "FAIL $label: did not finish"; tail -5 "$dir/log"; }
+    count_results "$dir/log"
+    if grep -E 'collshim: .*(ignored|does not parse|cannot write)' "$dir/log"; then
+        FAILED=$((FAILED + 1)); echo "FAIL $label: collshim complained"
+    fi
+}
+
+has_header() { grep -q '^# date: ' "$1" && grep -q '^# mpi: ' "$1" && grep -q "^# np: $2\$" "$1" && grep -q '^# hosts: ' "$1" && grep -q '^# command: .*learn write' "$1"; }
+has_rule() { grep -Eq "^$2 +np=$3 .*8-16 +@" "$1" && ! grep -Eq "^$2 +np=$3 .*8-16 +@$4( |\$)" "$1"; }
+
+nps=${LEARN_NPS:-2 3} # LEARN_NPS=2: a quicker run while developing
+for np in $nps; do
+    run "slowed candidates, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_TEST_DELAY=$delay -- \
+        "$prog" slow ${slow//,/ }
+    run "slowed candidates on schedules, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_TEST_DELAY=$delay \
+        COLLSHIM_SCHEDULE_BLOCKING=1 -- "$prog" slow ${slow//,/ }
+    t="$dir/np$np.table"
+    run "learn and write, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_LEARN_OUT="$t" \
+        COLLSHIM_TEST_DELAY=$delay COLLSHIM_REPORT="$dir/report$np.txt" -- "$prog" write
+    expect "np $np: the table has the provenance header" has_header "$t" $np
+    expect "np $np: allreduce rule at 8 B, not the slowed one" has_rule "$t" allreduce $np recursive_doubling
+    expect "np $np: bcast rule at 8 B, not the slowed one" has_rule "$t" bcast $np binomial
+    expect "np $np: the report has the learning rows" \
+        grep -Eq '^  allreduce +'$np' .* 8-16 ' "$dir/report$np.txt"
+    run "reload, np $np" $np COLLSHIM_TUNING_FILE="$t" -- "$prog" read "$t"
+    run "reload while learning, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_TUNING_FILE="$t" -- \
+        "$prog" read "$t"
+done
+cat "$dir"/np*.table >"$dir/both.table"
+for np in $nps; do
+    run "concatenated tables of np 2 and 3, at np $np" $np COLLSHIM_TUNING_FILE="$dir/both.table" \
+        -- "$prog" read "$dir/both.table"
+done
+finish learn
