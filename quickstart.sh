@@ -1,6 +1,7 @@
 #!/bin/bash
 # quickstart.sh - on a fresh Debian 12 machine: install what collshim needs,
-# build it for Open MPI and for MPICH (build-openmpi/, build-mpich/), and run
+# build it for Open MPI, for MPICH and for SimGrid's simulated MPI, SMPI
+# (build-openmpi/, build-mpich/, build-smpi/; doc/scale.md), and run
 # a short demo: an unmodified MPI program under LD_PRELOAD that shows which
 # of the shim's algorithms ran and checks its own results.
 #   ./quickstart.sh            install (needs root or sudo), build, demo
@@ -8,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PACKAGES="build-essential autoconf automake libtool pkg-config check gfortran
- openmpi-bin libopenmpi-dev mpich libmpich-dev gnuplot-nox"
+ openmpi-bin libopenmpi-dev mpich libmpich-dev libsimgrid-dev gnuplot-nox"
 
 install_packages() {
     local sudo=""
@@ -45,6 +46,7 @@ demo() {
 [ -x configure ] || ./autogen.sh >/dev/null 2>&1
 build_flavour openmpi
 build_flavour mpich
+build_flavour smpi
 demo openmpi 4
 demo mpich 2
-echo "== done. Tests: make -C build-openmpi check && make -C build-mpich check"
+echo "== done. Tests: make -C build-openmpi check && make -C build-mpich check && make -C build-smpi check"

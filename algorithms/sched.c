@@ -2,6 +2,7 @@
  * runs schedules (see sched.h). */
 #include "sched.h"
 #include "common/buf.h"
+#include "common/tls.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 struct sched_mpi sched_mpi = {PMPI_Wait, PMPI_Waitall, PMPI_Waitany, PMPI_Test,
                               PMPI_Request_free};
 
-static __thread struct sched *building __attribute__((tls_model("initial-exec")));
+static SHIM_TLS struct sched *building;
 
 struct sched *sched_building(void) { return building; }
 

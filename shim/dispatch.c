@@ -220,7 +220,8 @@ static void abort_naming_call(const struct coll_args *a, int err)
      * hydra lost this message in about one run of three when the other
      * rank aborted first. Give it 200 ms to pass the line on. */
     fflush(stderr);
-    nanosleep(&(struct timespec){0, 200000000}, NULL);
+    struct timespec pass_on = {0, 200000000}; /* a variable: SMPI makes nanosleep a macro */
+    nanosleep(&pass_on, NULL);
     PMPI_Abort(a->user_comm, cls ? cls : 1);
 }
 

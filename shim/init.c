@@ -1,13 +1,16 @@
 /* init.c - lifecycle: MPI_Init and MPI_Init_thread check that the running
  * MPI is the one this build is for, then configure the shim; a delete
  * callback on an attribute of MPI_COMM_SELF, which both MPIs run at the
- * start of MPI_Finalize, writes the report and frees what is left. No MPI
+ * start of MPI_Finalize (under SMPI our MPI_Finalize deletes it), writes
+ * the report and frees what is left. No MPI
  * work happens in library constructors: a preload exported to the launcher
  * loads this library into mpirun too. */
+#define _GNU_SOURCE
 #include "config.h"
 #include "shim.h"
 #include "learn.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,3 +116,19 @@ EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided
 }
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     ALIAS_OF(PMPI_Init_thread);
+
+#ifdef COLLSHIM_SMPI
+/* SMPI 3.32 runs MPI_COMM_SELF's delete callbacks only after it has torn
+ * down MPI_COMM_WORLD (ActorExt::finalize; MPI 3.1, 8.7.1, wants them
+ * first, with MPI intact): the report and the learned table would find
+ * every call on MPI_COMM_WORLD failing. So under SMPI MPI_Finalize deletes
+ * the attribute itself, which runs finalize_hook now, then finalizes. */
+EXPORT int PMPI_Finalize(void)
+{
+    int (*finalize)(void) = (int (*)(void))dlsym(RTLD_NEXT, "PMPI_Finalize");
+    if (__atomic_load_n(&shim_state, __ATOMIC_ACQUIRE) == 1)
+        PMPI_Comm_delete_attr(MPI_COMM_SELF, finalize_keyval);
+    return finalize ? finalize() : MPI_ERR_INTERN;
+}
+int MPI_Finalize(void) ALIAS_OF(PMPI_Finalize);
+#endif

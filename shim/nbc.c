@@ -19,6 +19,7 @@
  * MPI_Recv included), and the optional progress thread
  * (COLLSHIM_PROGRESS_THREAD=1). doc/schedules.md says why. */
 #define _GNU_SOURCE
+#include "config.h"
 #include "shim.h"
 #include "../algorithms/registry.h"
 #include "../algorithms/sched.h"
@@ -114,6 +115,15 @@ static void start_progress_thread(void)
         return;
     PMPI_Query_thread(&level);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#ifdef COLLSHIM_SMPI
+    /* SMPI's ranks are simulated actors of one process: a real thread
+     * calling MPI outside the simulation is not one of them. */
+    if (rank == 0)
+        fprintf(stderr, "collshim: COLLSHIM_PROGRESS_THREAD=1 is ignored under SMPI (its ranks "
+                        "are simulated actors, not processes): schedules advance inside MPI "
+                        "calls only\n");
+    return;
+#endif
     if (level != MPI_THREAD_MULTIPLE) {
         if (rank == 0)
             fprintf(stderr, "collshim: COLLSHIM_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE; "

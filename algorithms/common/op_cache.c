@@ -9,6 +9,7 @@
  * MPI-4.1 (fewer than 100), the only pairs ever inserted: user ops and
  * derived types are not cached, their handles are reused after a free. */
 #include "op_kernels.h"
+#include "tls.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -22,7 +23,7 @@ static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
  * over. Per thread, so that threads reducing different pairs do not share
  * a cache line they keep writing; initial-exec: no __tls_get_addr call
  * (the library is loaded at startup, preloaded or linked). */
-static __thread struct op_entry *last_hit __attribute__((tls_model("initial-exec")));
+static SHIM_TLS struct op_entry *last_hit;
 
 static unsigned slot_of(MPI_Op op, MPI_Datatype type)
 {

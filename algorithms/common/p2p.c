@@ -58,9 +58,12 @@ int p2p_waitall(int n, MPI_Request *reqs)
 int p2p_waitany(int n, MPI_Request *reqs, int *idx)
 {
     struct sched *s = sched_building();
+    /* Set before the call: SimGrid 3.32's MPI_Waitany returns at once for
+     * n == 0 without writing *idx (doc/scale.md), and a linear root with
+     * no non-empty block to receive would then loop on garbage. */
+    *idx = MPI_UNDEFINED;
     if (!s)
         return sched_mpi.waitany(n, reqs, idx, MPI_STATUS_IGNORE);
-    *idx = MPI_UNDEFINED;
     for (int i = 0; i < n && *idx == MPI_UNDEFINED; i++)
         if (reqs[i] != MPI_REQUEST_NULL)
             *idx = i;

@@ -18,6 +18,7 @@ struct check_env {
     MPI_Comm comm;
     int rank, size;
     int quick;          /* smaller matrix (MPICH with more ranks than cores) */
+    int max_count;      /* counts above it are left out (0: no limit; check-scale) */
     int verbose;
 };
 
@@ -75,13 +76,16 @@ int same_on_all_ranks(const struct check_env *env, const void *buf, size_t len);
 int check_listed(const char *list, const char *name);
 
 /* The counts every collective is checked with: 0, 1, p-1, p, p+1, large odd. */
-int check_counts(const struct check_env *env, int *counts, int max);
+int case_counts(const struct check_env *env, int *counts, int max);
 
 /* A strided datatype with nonzero lower bound: one int every 3 ints, the
  * int 4 bytes into the element, lb = 4, extent = 12 (type_strided_int). */
 MPI_Datatype type_strided_int(void);
 /* Free what the harness created (before MPI_Finalize). */
 void check_cleanup(void);
+/* NULL, or why this MPI cannot carry type_strided_int (cases skipped). */
+const char *strided_type_broken(void);
+
 /* Buffer for n elements of type_strided_int, and access to element i. */
 int *strided_alloc(int n);
 int *strided_at(int *buf, int i);

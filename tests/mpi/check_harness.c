@@ -156,7 +156,7 @@ int check_listed(const char *list, const char *name)
     return 0;
 }
 
-int check_counts(const struct check_env *env, int *counts, int max)
+int case_counts(const struct check_env *env, int *counts, int max)
 {
     int p = env->size, n = 0;
     int all[] = {0, 1, p - 1, p, p + 1, env->quick ? 4099 : 100003};
@@ -164,7 +164,7 @@ int check_counts(const struct check_env *env, int *counts, int max)
         int dup = 0;
         for (int j = 0; j < n; j++)
             dup |= counts[j] == all[i];
-        if (!dup && all[i] >= 0)
+        if (!dup && all[i] >= 0 && (!env->max_count || all[i] <= env->max_count))
             counts[n++] = all[i];
     }
     return n;
@@ -192,6 +192,26 @@ MPI_Datatype type_strided_int(void)
         strided_type = type;
     }
     return type;
+}
+
+/* Whether this MPI's own point-to-point places type_strided_int right:
+ * SimGrid's SMPI 3.32 lays out a resized type with a nonzero lower bound at
+ * the wrong stride (found with a plain MPI_Send/MPI_Recv, no collshim), so
+ * there the cases of that type are skipped, said once. Probed once per rank
+ * with a send to itself. */
+const char *strided_type_broken(void)
+{
+    static int probed, broken;
+    if (!probed) {
+        int out[8] = {0, 0, 1, 0, 0, 2, 0, 0}, in[8] = {0};
+        PMPI_Sendrecv(out, 2, type_strided_int(), 0, 0, in, 2, type_strided_int(), 0, 0,
+                      MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        broken = in[2] != 1 || in[5] != 2;
+        probed = 1;
+    }
+    return broken ? "this MPI's point-to-point misplaces the elements of a resized type with "
+                    "a nonzero lower bound (type_strided_int; SimGrid SMPI 3.32)"
+                  : NULL;
 }
 
 int *strided_alloc(int n)

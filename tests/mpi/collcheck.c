@@ -1,6 +1,6 @@
 /* collcheck.c - the MPI correctness matrix driver.
  *
- *   mpirun -np N collcheck [--coll c1,c2] [--alg name] [--quick] [-v]
+ *   mpirun -np N collcheck [--coll c1,c2] [--alg n1,n2] [--quick] [--max-count N] [-v]
  *                          [--mode blocking|nonblocking|persistent]
  *
  * Runs every native algorithm of the chosen collectives (all by default)
@@ -82,6 +82,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--coll") && i + 1 < argc) colls = argv[++i];
         else if (!strcmp(argv[i], "--alg") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--quick")) env.quick = 1;
+        else if (!strcmp(argv[i], "--max-count") && i + 1 < argc) env.max_count = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-v")) env.verbose = 1;
         else if (!strcmp(argv[i], "--mode") && i + 1 < argc && check_mode_set(argv[++i])) {
             if (env.rank == 0)

@@ -9,7 +9,32 @@ export OMPI_MCA_btl_base_warn_component_unused=0
 LIBCOLLSHIM="$TOP_BUILDDIR/.libs/libcollshim.so"
 MPI_TIMEOUT=${MPI_TIMEOUT:-900}
 
+# SMPI (doc/scale.md): the platform, and the ranks per simulated host of
+# the hostfile mpi_run writes (ranks fill hosts in blocks).
+SMPI_PLATFORM=${SMPI_PLATFORM:-$TOP_SRCDIR/bench/platforms/fattree-64x16.xml}
+SMPI_PPN=${SMPI_PPN:-16}
+
+# smpirun: every simulated rank lives in one process (dlopen privatization,
+# the program copied once per rank), so VAR=VALUE goes to that process's
+# environment, seen by every rank; SimGrid's INFO lines are silenced.
+smpi_run() {
+    local np=$1; shift
+    local -a vars=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do vars+=("$1"); shift; done
+    shift
+    local hostfile rc
+    hostfile=$(mktemp)
+    for ((i = 0; i < np; i++)); do echo "node-$((i / SMPI_PPN))"; done >"$hostfile"
+    env "${vars[@]}" timeout "$MPI_TIMEOUT" "$MPIRUN" -np "$np" -platform "$SMPI_PLATFORM" \
+        -hostfile "$hostfile" --cfg=smpi/privatization:dlopen --log=root.thres:warning \
+        --log=smpi_pmpi.thres:error ${SMPI_ARGS:-} "$@"
+    rc=$?
+    rm -f "$hostfile"
+    return $rc
+}
+
 mpi_run() {
+    [ "$FLAVOUR" = smpi ] && { smpi_run "$@"; return; }
     local np=$1; shift
     local -a opts=()
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do

@@ -1,0 +1,26 @@
+#!/bin/bash
+# check_scale.sh - `make check-scale` of the smpi flavour (doc/scale.md):
+# the blocking --quick matrix, every algorithm, at np 127 and 256 on the
+# fat-tree platform (make check runs 16, 31 and 64), and at 1024 the
+# algorithms whose number of rounds grows as lg p (a linear one at 1024
+# ranks runs 1023 rounds per call, and its rank 0 holds every block),
+# counts up to 64 (0, 1: below p, the edge
+# at scale; a 4099-int block per rank would be 16 MiB per rank there).
+# Prints the time each size took. COLLCHECK_SIZES, COLLCHECK_ARGS apply.
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+[ "$FLAVOUR" = smpi ] || { echo "check-scale runs the smpi flavour (./configure --with-mpi=smpi)"; exit 77; }
+LOG_ALGORITHMS=dissemination,recursive_doubling,tree,binomial,scatter_rdb_allgather,binary_pipeline,bruck,rabenseifner,reduce_bcast,recursive_halving,reduce_scatterv,node
+status=0
+run() {
+    local t0=$SECONDS
+    COLLCHECK_MODES=blocking COLLCHECK_SIZES="$1" COLLCHECK_ARGS="$2 ${COLLCHECK_ARGS:-}" \
+        bash "$TOP_SRCDIR/tests/mpi/matrix.sh" | tee "$log" | grep -E '^(== |FAIL)' | head -60
+    count_results <(grep -E '^matrix: ' "$log")
+    grep -q '^matrix: .* 0 failed' "$log" || status=1
+    echo "check-scale np=$1: $(grep -E '^matrix: ' "$log") in $((SECONDS - t0)) s"
+}
+log=$(mktemp)
+for np in ${CHECK_SCALE_SIZES:-127 256}; do run "$np" ""; done
+for np in ${CHECK_SCALE_LOG_SIZES:-1024}; do run "$np" "--alg $LOG_ALGORITHMS --max-count 64"; done
+rm -f "$log"
+finish check_scale
