@@ -7,6 +7,9 @@
 # counts up to 64 (0, 1: below p, the edge
 # at scale; a 4099-int block per rank would be 16 MiB per rank there).
 # Prints the time each size took. COLLCHECK_SIZES, COLLCHECK_ARGS apply.
+# One launch per size: np 64 takes about 4 minutes of CPU and the cost
+# grows faster than p, so a launch may take an hour or more here.
+export MPI_TIMEOUT=${MPI_TIMEOUT:-14400}
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 [ "$FLAVOUR" = smpi ] || { echo "check-scale runs the smpi flavour (./configure --with-mpi=smpi)"; exit 77; }
 LOG_ALGORITHMS=dissemination,recursive_doubling,tree,binomial,scatter_rdb_allgather,binary_pipeline,bruck,rabenseifner,reduce_bcast,recursive_halving,reduce_scatterv,node
