@@ -5,12 +5,10 @@
  * the report and frees what is left. No MPI
  * work happens in library constructors: a preload exported to the launcher
  * loads this library into mpirun too. */
-#define _GNU_SOURCE
 #include "config.h"
 #include "shim.h"
 #include "learn.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,10 +123,11 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
  * the attribute itself, which runs finalize_hook now, then finalizes. */
 EXPORT int PMPI_Finalize(void)
 {
-    int (*finalize)(void) = (int (*)(void))dlsym(RTLD_NEXT, "PMPI_Finalize");
+    if (vendor_resolve())
+        return MPI_ERR_INTERN;
     if (__atomic_load_n(&shim_state, __ATOMIC_ACQUIRE) == 1)
         PMPI_Comm_delete_attr(MPI_COMM_SELF, finalize_keyval);
-    return finalize ? finalize() : MPI_ERR_INTERN;
+    return vendor.finalize();
 }
 int MPI_Finalize(void) ALIAS_OF(PMPI_Finalize);
 #endif

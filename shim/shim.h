@@ -38,6 +38,7 @@ struct vendor_table {
     int (*sendrecv)(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int,
                     int, MPI_Comm, MPI_Status *);
     int (*probe)(int, int, MPI_Comm, MPI_Status *);
+    int (*finalize)(void); /* SMPI builds intercept it (init.c) */
 };
 extern struct vendor_table vendor;
 /* The vendor's nonblocking / persistent collective for a call. */

@@ -31,6 +31,7 @@ static const struct {
     SYM(startall, "PMPI_Startall"), SYM(request_free, "PMPI_Request_free"),
     SYM(cancel, "PMPI_Cancel"), SYM(send, "PMPI_Send"), SYM(ssend, "PMPI_Ssend"),
     SYM(recv, "PMPI_Recv"), SYM(sendrecv, "PMPI_Sendrecv"), SYM(probe, "PMPI_Probe"),
+    SYM(finalize, "PMPI_Finalize"),
 #undef COLL_SYMS
 #undef SYM
 };
