@@ -32,6 +32,9 @@
     X(bcast, binomial, 0,                                       \
       "Cost = ceil(lg p) (alpha + n beta)", \
       "whole message down a binomial tree; small messages") \
+    X(bcast, knomial, 0,                                       \
+      "Cost = ceil(log_4 p) (alpha + 3 n beta)", \
+      "whole message down a radix-4 k-nomial tree: half binomial's levels; short messages, many ranks") \
     X(bcast, scatter_allgather, 0,                                       \
       "Cost = (lg p + p - 1) alpha + 2 (p-1)/p n beta", \
       "binomial scatter of byte blocks + ring allgather (van de Geijn); large messages") \
