@@ -281,6 +281,9 @@
     X(reduce_scatter, recursive_halving, ALG_NEEDS_COMMUTATIVE,                \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
       "halves the blocks still owned with partners p/2, ..., 1 apart; medium/long vectors") \
+    X(reduce_scatter, distance_doubling, ALG_NEEDS_COMMUTATIVE,          \
+      "Cost = (lg(p)+1) alpha + n beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
+      "halves the blocks with partners 1, 2, ..., p/2 apart, then one swap; nodes of many ranks") \
     X(reduce_scatter, pairwise, 0,                                             \
       "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma",                   \
       "p-1 sendrecvs straight to each block owner, rank order kept; long or uneven blocks") \
@@ -306,6 +309,9 @@
     X(reduce_scatter_block, recursive_halving, ALG_NEEDS_COMMUTATIVE,          \
       "Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
       "halves the blocks still owned with partners p/2, ..., 1 apart; medium/long vectors") \
+    X(reduce_scatter_block, distance_doubling, ALG_NEEDS_COMMUTATIVE,          \
+      "Cost = (lg(p)+1) alpha + n beta + n(p-1)/p gamma (+2 alpha + n(1+1/p) beta + n gamma if p not pow2)", \
+      "halves the blocks with partners 1, 2, ..., p/2 apart, then one swap; nodes of many ranks") \
     X(reduce_scatter_block, pairwise, 0,                                       \
       "Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma",                   \
       "p-1 sendrecvs straight to each block owner, rank order kept; long or uneven blocks") \

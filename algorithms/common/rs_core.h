@@ -16,6 +16,7 @@
 typedef int (*rs_core_fn)(const struct coll_args *a, const int *counts);
 
 int rs_halving(const struct coll_args *a, const int *counts);   /* rs_halving.c */
+int rs_distance_doubling(const struct coll_args *a, const int *counts); /* rs_distance_doubling.c */
 int rs_pairwise(const struct coll_args *a, const int *counts);  /* rs_pairwise.c */
 int rs_ring(const struct coll_args *a, const int *counts);      /* rs_ring.c */
 int rs_doubling(const struct coll_args *a, const int *counts);  /* rs_doubling.c */
