@@ -41,7 +41,7 @@ forced_barrier="ompi_bruck ompi_recursivedoubling ompi_tree mpich_smp ompi_basic
 sizes() {
     local range=${SIZES:-8:16m} lo hi cap
     case $1 in allgather | alltoall) ;; *) echo "$range"; return ;; esac
-    lo=${range%%:*} hi=$(numfmt --from=iec "${range#*:}" | tr -d '\n')
+    lo=${range%%:*} hi=$(numfmt --from=iec "$(echo "${range#*:}" | tr a-z A-Z)")
     cap=$((1073741824 / ($2 * $2)))
     [ "$hi" -le "$cap" ] || hi=$cap
     echo "$lo:$hi"
