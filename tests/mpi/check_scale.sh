@@ -7,20 +7,27 @@
 # counts up to 64 (0, 1: below p, the edge
 # at scale; a 4099-int block per rank would be 16 MiB per rank there).
 # Prints the time each size took. COLLCHECK_SIZES, COLLCHECK_ARGS apply.
-# One launch per size: np 64 takes about 4 minutes of CPU and the cost
-# grows faster than p, so a launch may take an hour or more here.
+# One launch per size and collective (CHECK_SCALE_COLLS, default all 17, in
+# collcheck's order): np 127 took 74 min of CPU for the first 7 collectives
+# (doc/scale.md), so a size is hours; a launch per collective shows
+# progress, and a session can run some of them:
+#   CHECK_SCALE_SIZES=127 CHECK_SCALE_LOG_SIZES= CHECK_SCALE_COLLS="alltoall reduce" make check-scale
 export MPI_TIMEOUT=${MPI_TIMEOUT:-14400}
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 [ "$FLAVOUR" = smpi ] || { echo "check-scale runs the smpi flavour (./configure --with-mpi=smpi)"; exit 77; }
 LOG_ALGORITHMS=dissemination,recursive_doubling,tree,binomial,scatter_rdb_allgather,binary_pipeline,bruck,rabenseifner,reduce_bcast,recursive_halving,reduce_scatterv,node
 status=0
+COLLS=${CHECK_SCALE_COLLS:-barrier bcast gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv alltoallw reduce allreduce reduce_scatter reduce_scatter_block scan exscan}
 run() {
-    local t0=$SECONDS
-    COLLCHECK_MODES=blocking COLLCHECK_SIZES="$1" COLLCHECK_ARGS="$2 ${COLLCHECK_ARGS:-}" \
-        bash "$TOP_SRCDIR/tests/mpi/matrix.sh" | tee "$log" | grep -E '^(== |FAIL)' | head -60
-    count_results <(grep -E '^matrix: ' "$log")
-    grep -q '^matrix: .* 0 failed' "$log" || status=1
-    echo "check-scale np=$1: $(grep -E '^matrix: ' "$log") in $((SECONDS - t0)) s"
+    local t0 c
+    for c in $COLLS; do
+        t0=$SECONDS
+        COLLCHECK_MODES=blocking COLLCHECK_SIZES="$1" COLLCHECK_ARGS="--coll $c $2 ${COLLCHECK_ARGS:-}" \
+            bash "$TOP_SRCDIR/tests/mpi/matrix.sh" | tee "$log" | grep -E '^(== |FAIL)' | head -60
+        count_results <(grep -E '^matrix: ' "$log")
+        grep -q '^matrix: .* 0 failed' "$log" || status=1
+        echo "check-scale np=$1 $c: $(grep -E '^matrix: ' "$log") in $((SECONDS - t0)) s"
+    done
 }
 log=$(mktemp)
 for np in ${CHECK_SCALE_SIZES:-127 256}; do run "$np" ""; done
