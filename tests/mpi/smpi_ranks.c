@@ -98,5 +98,7 @@ int main(int argc, char **argv)
            "collshim's node layout sees the hosts");
     if (rank == 0)
         printf("smpi_ranks np=%d: %d nodes, at most %d ranks per node\n", size, nodes, ppn);
-    return expect_finish(rank, "smpi_ranks");
+    int status = expect_finish(rank, "smpi_ranks");
+    MPI_Finalize();
+    return status;
 }
