@@ -336,7 +336,13 @@ static int add_rule(struct tune_table *t, const struct tune_rule *r)
         t->rules = grown;
         t->cap = cap;
     }
-    t->rules[t->n++] = *r;
+    t->rules[t->n] = *r;
+    t->rules[t->n].next_same_coll = 0;
+    if (t->last_of_coll[r->coll])
+        t->rules[t->last_of_coll[r->coll] - 1].next_same_coll = t->n + 1;
+    else
+        t->first_of_coll[r->coll] = t->n + 1;
+    t->last_of_coll[r->coll] = ++t->n;
     return 0;
 }
 
@@ -423,6 +429,8 @@ void tune_free(struct tune_table *t)
     free(t->rules);
     t->rules = NULL;
     t->n = t->cap = 0;
+    memset(t->first_of_coll, 0, sizeof t->first_of_coll);
+    memset(t->last_of_coll, 0, sizeof t->last_of_coll);
 }
 
 void tune_format_bytes(uint64_t b, char *buf, size_t len)

@@ -31,8 +31,8 @@ struct tune_choice tune_select(const struct tune_table *const *tables,
         if (!tables[t])
             continue;
         for (int pass = first_pass(key); pass < 2; pass++)
-        for (int i = 0; i < tables[t]->n; i++) {
-            const struct tune_rule *r = &tables[t]->rules[i];
+        for (int i = tables[t]->first_of_coll[key->coll]; i; i = tables[t]->rules[i - 1].next_same_coll) {
+            const struct tune_rule *r = &tables[t]->rules[i - 1];
             if (!rule_matches_pass(r, key, pass) ||
                 !registry_can_run(&registry_table[r->alg], key, NULL))
                 continue;

@@ -41,12 +41,18 @@ struct tune_rule {
     int alg;                    /* registry index */
     struct coll_params params;
     int line;
+    int next_same_coll;         /* index + 1 of the table's next rule of coll; 0: none */
 };
 
 struct tune_table {
     char source[256];           /* "COLLSHIM_TUNE", a path, "built-in" */
     struct tune_rule *rules;
     int n, cap;
+    /* Each collective's rules in table order, as a chain through
+     * next_same_coll (index + 1; 0: none), so that a call walks its own
+     * collective's rules only: the built-in table has some 250 rules, and
+     * a walk over all of them cost an 8-byte allreduce 0.07 us. */
+    int first_of_coll[COLL_COUNT], last_of_coll[COLL_COUNT];
 };
 
 /* Parse text into t (which it initialises). On error returns -1, leaves t

@@ -32,6 +32,29 @@ START_TEST(first_match_wins_and_ranges_are_half_open)
 }
 END_TEST
 
+/* The selector walks each collective's own rules (a chain built by the
+ * parser): interleaved collectives keep their order, and a table grown
+ * past its first allocation (16 rules) keeps its chains. */
+START_TEST(rules_of_interleaved_collectives_keep_their_order)
+{
+    char text[4096] = "";
+    for (int i = 0; i < 20; i++)
+        strcat(text, "bcast np=100-200 @linear\nallreduce np=100-200 @ring\n");
+    strcat(text, "bcast np=2 @binomial\nallreduce np=2 @recursive_doubling\n"
+                 "bcast @linear\nallreduce np=3 @ring\nallreduce @vendor\n");
+    ck_assert_int_eq(tune_parse(text, "t", &env_t, err, sizeof err), 0);
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 2, 8, 2, 1)), "recursive_doubling");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 3, 8, 2, 1)), "ring");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 4, 8, 2, 1)), "vendor");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_allreduce, 150, 8, 2, 1)), "ring");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_bcast, 2, 8, 2, 1)), "binomial");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_bcast, 5, 8, 2, 1)), "linear");
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_reduce, 5, 8, 2, 1)), "vendor"); /* no rule */
+    tune_free(&env_t);
+    ck_assert_str_eq(pick(&env_t, NULL, key(COLL_bcast, 2, 8, 2, 1)), "vendor"); /* freed: empty */
+}
+END_TEST
+
 START_TEST(np_ranges_are_inclusive)
 {
     ck_assert_int_eq(tune_parse("allreduce np=3-5 @recursive_doubling", "t", &env_t, err, sizeof err), 0);
@@ -180,6 +203,7 @@ Suite *selector_suite(void)
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, first_match_wins_and_ranges_are_half_open);
     tcase_add_test(tc, np_ranges_are_inclusive);
+    tcase_add_test(tc, rules_of_interleaved_collectives_keep_their_order);
     tcase_add_test(tc, environment_before_file);
     tcase_add_test(tc, explain_shows_the_walk);
     tcase_add_test(tc, restrictions_walk_on);
