@@ -384,7 +384,9 @@ static int warm_up(const struct collop *c, const struct bench_arm *arms, const i
     MPI_Allreduce(MPI_IN_PLACE, &round, 1, MPI_DOUBLE, MPI_MAX, c->comm);
     collshim_bypass(0);
     double want = round > 0 ? o->budget * nok / round : o->max_reps;
-    return want < o->min_reps ? o->min_reps : want > o->max_reps ? o->max_reps : (int)want;
+    if (want < o->min_reps)
+        want = o->min_reps;
+    return want > o->max_reps ? o->max_reps : (int)want; /* max_reps caps min_reps too */
 }
 
 /* Statistics of the counted calls (late starts, infinite, sort last). */

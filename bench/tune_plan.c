@@ -25,8 +25,8 @@ int tune_reps(const struct tune_level *l, double t, int max_reps)
 {
     double want = t > 0 ? l->arm_time / t : max_reps;
     if (want < l->min_reps)
-        return l->min_reps;
-    return want > max_reps ? max_reps : (int)want;
+        want = l->min_reps;
+    return want > max_reps ? max_reps : (int)want; /* max_reps caps min_reps too */
 }
 
 struct tune_level tune_verify_level(const struct tune_level *l)

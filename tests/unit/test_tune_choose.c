@@ -457,6 +457,9 @@ START_TEST(levels_cut_in_order)
     const struct tune_level *l = &tune_levels[0];
     ck_assert_int_eq(tune_reps(l, 1.0, 1000), l->min_reps);
     ck_assert_int_eq(tune_reps(l, 1e-9, 1000), 1000);
+    /* colltune --max-reps (3 on SMPI) caps the level's minimum too */
+    ck_assert_int_eq(tune_reps(l, 1.0, 3), 3);
+    ck_assert_int_eq(tune_reps(l, 1e-9, 3), 3);
     ck_assert(tune_point_cost(4, 0.01, l, 1000) ==
               (1 + 4 * (1 + l->warmup + tune_reps(l, 0.01, 1000))) * 0.01);
     double est[16];
