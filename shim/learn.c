@@ -56,6 +56,14 @@ struct learn_ctx {
 static struct learn_ctx *live;
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Where one rank cannot allocate, no rank may learn: the ranks would run
+ * different algorithms in the same call. These stand in for what could
+ * not be allocated (never written): a communicator nobody learns on, a
+ * class that runs the tables. */
+static struct learn_ctx learn_off;
+static const struct learn_class tables_only = {.state = CLASS_TABLES};
+int learn_test_nomem; /* COLLSHIM_TEST_NOMEM on this rank (learn.h) */
+
 static unsigned size_bucket(uint64_t bytes)
 {
     return bytes ? 64u - (unsigned)__builtin_clzll(bytes) : 0u;
@@ -71,11 +79,21 @@ static uint32_t class_key(const struct coll_key *k)
     return (uint32_t)(k->coll + 1) | size_bucket(k->bytes) << 5 | call_flags(k) << 12;
 }
 
+/* The communicator's state, made at its first learning call, which every
+ * rank reaches in the same collective: one allreduce decides that all
+ * ranks learn on it or none does. */
 static struct learn_ctx *ctx_state(struct comm_ctx *ctx, const struct coll_args *a)
 {
     struct learn_ctx *lc = ctx->learn;
-    if (lc || !(lc = calloc(1, sizeof *lc)))
+    if (lc)
         return lc;
+    lc = learn_test_nomem & LEARN_NOMEM_CTX ? NULL : calloc(1, sizeof *lc);
+    int all = lc != NULL;
+    if (vendor.allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, a->user_comm) != MPI_SUCCESS ||
+        !all) {
+        free(lc);
+        return ctx->learn = &learn_off;
+    }
     lc->rank = a->rank;
     lc->np = a->size;
     lc->shape = a->shape;
@@ -204,16 +222,23 @@ static int candidate_of(const struct learn_class *c, int alg)
 
 /* Did every rank already settle this (collective, np, shape, class) on the
  * same algorithm elsewhere? One allreduce of {alg, -alg}, MAX. */
-static int agree_on_known(struct learn_class *c, const struct coll_args *a)
+/* The same allreduce carries whether some rank could not allocate the
+ * class (have == 0): then every rank runs the tables for it. */
+static int agree_on_known(struct learn_class *c, const struct coll_args *a, int have)
 {
     struct learn_entry known;
-    int v[2], alg = learn_entry_settled(&c->facts, &known);
+    int v[3], alg = learn_entry_settled(&c->facts, &known);
     double t0 = PMPI_Wtime();
     v[0] = alg;
     v[1] = -alg;
-    int err = vendor.allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, a->user_comm);
+    v[2] = !have;
+    int err = vendor.allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, a->user_comm);
     c->facts.explore_time += PMPI_Wtime() - t0;
-    if (err || v[0] < 0 || v[0] != -v[1] || candidate_of(c, v[0]) < 0)
+    if (err || v[2]) {
+        c->state = CLASS_TABLES;
+        return 0;
+    }
+    if (v[0] < 0 || v[0] != -v[1] || candidate_of(c, v[0]) < 0)
         return 0;
     c->chosen = candidate_of(c, v[0]);
     c->cand[c->chosen].params = known.params;
@@ -238,12 +263,19 @@ static void fill_facts(struct learn_entry *e, const struct learn_ctx *lc,
     e->settled_alg = -1;
 }
 
+/* A class at its first call. A rank that cannot allocate it still takes
+ * part in the agreement (on a scratch copy), so that all ranks run the
+ * tables for it, and keeps tables_only in its slot. */
 static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struct coll_args *a,
                                      const struct coll_key *key)
 {
-    struct learn_class *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
+    static __thread struct learn_class scratch;
+    struct learn_class *c = learn_test_nomem & LEARN_NOMEM_CLASS ? NULL : calloc(1, sizeof *c);
+    int have = c != NULL;
+    if (!have) {
+        memset(&scratch, 0, sizeof scratch);
+        c = &scratch;
+    }
     c->key = class_key(key);
     fill_facts(&c->facts, lc, key);
     c->vendor = -1;
@@ -260,11 +292,11 @@ static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struc
         if (c->ncand < 2 || c->vendor < 0)
             c->state = CLASS_TABLES;
         else
-            agree_on_known(c, a);
+            agree_on_known(c, a, have);
     }
     lc->keys[slot] = c->key;
-    lc->cls[slot] = c;
-    return c;
+    lc->cls[slot] = have ? c : (struct learn_class *)&tables_only;
+    return lc->cls[slot];
 }
 
 /* ---- exploring ---- */
@@ -408,13 +440,17 @@ static int run_settled(struct coll_args *a, struct learn_class *c, const struct 
 int learn_run(struct coll_args *a, struct comm_ctx *ctx)
 {
     struct learn_ctx *lc = ctx_state(ctx, a);
+    if (lc == &learn_off)
+        return run_plain(a);
     struct coll_key key = dispatch_key(a);
-    int slot = lc ? class_slot(lc, class_key(&key)) : -1;
+    int slot = class_slot(lc, class_key(&key));
     struct learn_class *c = slot < 0 ? NULL : lc->cls[slot];
     if (c && c->state == CLASS_SETTLED) /* the steady state */
         return run_settled(a, c, &key);
-    if (slot < 0 || (!c && !(c = class_new(lc, slot, a, &key))))
+    if (slot < 0)
         return run_plain(a);
+    if (!c)
+        c = class_new(lc, slot, a, &key);
     if (c->state == CLASS_EXPLORING)
         return explore(a, c, &key);
     return c->state == CLASS_SETTLED ? run_settled(a, c, &key) : run_plain(a);
@@ -446,7 +482,7 @@ static void account(struct learn_ctx *lc)
 
 void learn_ctx_free(struct learn_ctx *lc)
 {
-    if (!lc)
+    if (!lc || lc == &learn_off)
         return;
     account(lc);
     pthread_mutex_lock(&live_lock);
@@ -458,7 +494,8 @@ void learn_ctx_free(struct learn_ctx *lc)
         lc->next->prev = lc->prev;
     pthread_mutex_unlock(&live_lock);
     for (int s = 0; s < LEARN_CLASSES; s++)
-        free(lc->cls[s]);
+        if (lc->cls[s] != &tables_only)
+            free(lc->cls[s]);
     free(lc);
 }
 

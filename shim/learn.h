@@ -11,6 +11,12 @@ struct learn_ctx; /* a communicator's learning state (learn.c) */
 
 extern int learn_enabled;  /* COLLSHIM_LEARN=1 */
 extern int learn_delay_on; /* COLLSHIM_TEST_DELAY is set */
+/* COLLSHIM_TEST_NOMEM=WHAT@RANK (testing aid): on that rank of
+ * MPI_COMM_WORLD, learning's allocations of WHAT fail: ctx (a
+ * communicator's state) or class (every class's). */
+#define LEARN_NOMEM_CTX 1
+#define LEARN_NOMEM_CLASS 2
+extern int learn_test_nomem;
 
 /* Read COLLSHIM_LEARN, COLLSHIM_LEARN_OUT and COLLSHIM_TEST_DELAY; rank 0
  * of MPI_COMM_WORLD reports a malformed delay. Called after the tables. */

@@ -97,6 +97,25 @@ void learn_test_delay(int alg)
     while ((now.tv_sec - t0.tv_sec) * 1000000 + (now.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
+/* ---- COLLSHIM_TEST_NOMEM=ctx@RANK or class@RANK ---- */
+
+static void config_nomem(const char *spec, int world_rank)
+{
+    char what[8];
+    int rank;
+    if (!spec || !*spec)
+        return;
+    if (sscanf(spec, "%7[a-z]@%d", what, &rank) != 2 ||
+        (strcmp(what, "ctx") && strcmp(what, "class"))) {
+        if (world_rank == 0)
+            fprintf(stderr, "collshim: COLLSHIM_TEST_NOMEM: '%s' is not ctx@RANK or class@RANK; "
+                            "ignored\n", spec);
+        return;
+    }
+    if (rank == world_rank)
+        learn_test_nomem = strcmp(what, "ctx") ? LEARN_NOMEM_CLASS : LEARN_NOMEM_CTX;
+}
+
 void learn_config(int world_rank)
 {
     const char *v = getenv("COLLSHIM_LEARN");
@@ -105,6 +124,7 @@ void learn_config(int world_rank)
     if (learn_out && !*learn_out)
         learn_out = NULL;
     config_delay(getenv("COLLSHIM_TEST_DELAY"), world_rank);
+    config_nomem(getenv("COLLSHIM_TEST_NOMEM"), world_rank);
 }
 
 /* ---- the process's entries ---- */

@@ -8,7 +8,9 @@
 #    provenance header, loaded by COLLSHIM_TUNING_FILE, every call runs the
 #    learnt algorithm from the first (with and without COLLSHIM_LEARN);
 #  - tables of np 2 and np 3 concatenated serve both sizes;
-#  - COLLSHIM_REPORT has the learning rows.
+#  - COLLSHIM_REPORT has the learning rows;
+#  - a rank that cannot allocate learning's state (COLLSHIM_TEST_NOMEM)
+#    makes every rank run the tables: no hang, right results.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 prog="$TOP_BUILDDIR/tests/mpi/learn"
 dir=$(mktemp -d)
@@ -59,6 +61,18 @@ for np in $nps; do
     run "reload, np $np" $np COLLSHIM_TUNING_FILE="$t" -- "$prog" read "$t"
     run "reload while learning, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_TUNING_FILE="$t" -- \
         "$prog" read "$t"
+done
+# One rank cannot allocate learning's state (COLLSHIM_TEST_NOMEM): all
+# ranks must run the tables together (a rank running another algorithm in
+# the same call hangs or corrupts), finish with right results, and learn
+# nothing. 120 s: a hang is a failure, not a 15-minute wait.
+no_rules() { [ -f "$1" ] && ! grep -Eq '^(allreduce|bcast) ' "$1"; }
+np=${nps##* }
+for what in ctx class; do
+    t="$dir/nomem-$what.table"
+    MPI_TIMEOUT=120 run "no memory for a $what on rank 1, np $np" $np COLLSHIM_LEARN=1 \
+        COLLSHIM_LEARN_OUT="$t" COLLSHIM_TEST_NOMEM=$what@1 -- "$prog" write
+    expect "no memory for a $what on rank 1: nothing learnt" no_rules "$t"
 done
 cat "$dir"/np*.table >"$dir/both.table"
 for np in $nps; do
