@@ -221,9 +221,9 @@ static int candidate_of(const struct learn_class *c, int alg)
 }
 
 /* Did every rank already settle this (collective, np, shape, class) on the
- * same algorithm elsewhere? One allreduce of {alg, -alg}, MAX. */
-/* The same allreduce carries whether some rank could not allocate the
- * class (have == 0): then every rank runs the tables for it. */
+ * same algorithm elsewhere? One allreduce of {alg, -alg, !have}, MAX; the
+ * third says some rank could not allocate the class (have == 0): then
+ * every rank runs the tables for it. */
 static int agree_on_known(struct learn_class *c, const struct coll_args *a, int have)
 {
     struct learn_entry known;

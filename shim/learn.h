@@ -18,8 +18,9 @@ extern int learn_delay_on; /* COLLSHIM_TEST_DELAY is set */
 #define LEARN_NOMEM_CLASS 2
 extern int learn_test_nomem;
 
-/* Read COLLSHIM_LEARN, COLLSHIM_LEARN_OUT and COLLSHIM_TEST_DELAY; rank 0
- * of MPI_COMM_WORLD reports a malformed delay. Called after the tables. */
+/* Read COLLSHIM_LEARN, COLLSHIM_LEARN_OUT, COLLSHIM_TEST_DELAY and
+ * COLLSHIM_TEST_NOMEM; rank 0 of MPI_COMM_WORLD reports a malformed
+ * testing aid. Called after the tables. */
 void learn_config(int world_rank);
 /* Run a blocking intracommunicator call with learning on: explore, or the
  * settled choice, or the tables' choice where learning does not apply. */

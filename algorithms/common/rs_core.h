@@ -48,6 +48,12 @@ MPI_Aint rs_blocks_voffset(const struct rs_blocks *b, int v);
 
 const void *rs_source(const struct coll_args *a);
 
+/* One halving exchange (rs_halving, rs_distance_doubling): send virtual
+ * blocks [give, give + len) of acc to peer, receive its partial of
+ * [keep, keep + len) into scratch and reduce it into acc there. */
+int rs_exchange_halves(const struct coll_args *a, const struct rs_blocks *b, int peer, int keep,
+                       int give, int len, void *acc, void *scratch);
+
 /* The frame of rs_scatterv and rs_linear (rs_scatterv.c): the whole vector
  * reduced to rank 0 along a tree of `shape` (reduce_tree, segmented by
  * a->params.seg), into `full` on rank 0, then `scatter` hands out the

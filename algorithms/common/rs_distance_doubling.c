@@ -30,27 +30,9 @@
 #include "p2p_bytes.h"
 #include "rs_pattern.h"
 
-/* v with its lg(pof2) low bits in reverse order. */
-static int reverse_bits(int v, int pof2)
-{
-    int r = 0;
-    for (int m = 1; m < pof2; m *= 2)
-        r = r * 2 + ((v & m) != 0);
-    return r;
-}
-
-/* One exchange: keep virtual blocks [keep, keep + len), give [give, give + len). */
-static int swap_halves(const struct coll_args *a, const struct rs_blocks *b, int peer,
-                       int keep, int give, int len, void *acc, void *scratch)
-{
-    MPI_Datatype t = a->datatype;
-    MPI_Aint k0 = rs_blocks_voffset(b, keep), k1 = rs_blocks_voffset(b, keep + len);
-    MPI_Aint g0 = rs_blocks_voffset(b, give), g1 = rs_blocks_voffset(b, give + len);
-    int err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
-                             k1 - k0, t, peer, a);
-    return err ? err : buf_reduce_n(buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
-}
-
+/* Halve with partners 1, 2, 4, ... apart: after the loop rank v holds
+ * block lo = bit-reverse(v) (rsp_halving_range), whose owner is rank lo,
+ * and rank lo holds block v: one swap. */
 static int halve_nearest_first(const struct coll_args *a, const struct rs_blocks *b, int vrank,
                                void **accp, void **scratchp)
 {
@@ -58,17 +40,16 @@ static int halve_nearest_first(const struct coll_args *a, const struct rs_blocks
     for (int m = 1; m < pof2 && !err; m *= 2) {
         len /= 2;
         int mine = (vrank & m) ? lo + len : lo, other = (vrank & m) ? lo : lo + len;
-        err = swap_halves(a, b, pat_fold_real(vrank ^ m, a->size), mine, other, len, *accp,
-                          *scratchp);
+        err = rs_exchange_halves(a, b, pat_fold_real(vrank ^ m, a->size), mine, other, len,
+                                 *accp, *scratchp);
         lo = mine;
     }
-    int held = lo, owner = reverse_bits(vrank, pof2);
-    if (err || owner == vrank)
+    if (err || lo == vrank)
         return err;
     MPI_Datatype t = a->datatype;
-    MPI_Aint h0 = rs_blocks_voffset(b, held), h1 = rs_blocks_voffset(b, held + 1);
+    MPI_Aint h0 = rs_blocks_voffset(b, lo), h1 = rs_blocks_voffset(b, lo + 1);
     MPI_Aint v0 = rs_blocks_voffset(b, vrank), v1 = rs_blocks_voffset(b, vrank + 1);
-    int peer = pat_fold_real(owner, a->size);
+    int peer = pat_fold_real(lo, a->size);
     return p2p_sendrecv_n(buf_at(*accp, h0, t), h1 - h0, t, peer, buf_at(*accp, v0, t), v1 - v0, t,
                           peer, a);
 }

@@ -22,26 +22,17 @@
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * Wins for medium and large vectors: bandwidth-optimal with lg(p) steps. */
 #include "rs_core.h"
-#include "buf.h"
-#include "p2p_bytes.h"
 #include "rs_pattern.h"
 
 /* Halve over the virtual blocks; acc ends with virtual block vrank. */
 static int halve(const struct coll_args *a, const struct rs_blocks *b, int vrank, void **accp,
                  void **scratchp)
 {
-    void *acc = *accp, *scratch = *scratchp;
-    MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
     for (int m = pat_pow2_floor(a->size) / 2; m >= 1 && !err; m /= 2) {
         int lo = vrank & ~(2 * m - 1), keep = lo + (vrank & m), give = lo + m - (vrank & m);
-        MPI_Aint k0 = rs_blocks_voffset(b, keep), k1 = rs_blocks_voffset(b, keep + m);
-        MPI_Aint g0 = rs_blocks_voffset(b, give), g1 = rs_blocks_voffset(b, give + m);
-        int peer = pat_fold_real(vrank ^ m, a->size);
-        err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
-                             k1 - k0, t, peer, a);
-        if (!err)
-            err = buf_reduce_n(buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
+        err = rs_exchange_halves(a, b, pat_fold_real(vrank ^ m, a->size), keep, give, m, *accp,
+                                 *scratchp);
     }
     return err;
 }
