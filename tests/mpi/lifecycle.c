@@ -34,6 +34,30 @@ static int cycle(int rank)
     return err == MPI_SUCCESS ? sum : -1;
 }
 
+/* Communicators of alternating shapes (all ranks, then even and odd ranks
+ * apart), each freed after one allreduce: the MPI library hands a freed
+ * handle out again, and the shim caches the last context it looked up per
+ * thread, so a stale cache would run the new communicator on the old one's
+ * ranks. Returns the cycles whose sum was wrong; *reused counts handles
+ * seen again (0 would leave the cache's invalidation unexercised). */
+static int reshape_cycles(int rank, int size, int n, int *reused)
+{
+    MPI_Comm prev = MPI_COMM_NULL;
+    int bad = 0;
+    *reused = 0;
+    for (int i = 0; i < n; i++) {
+        MPI_Comm c;
+        int split = i % 2 && size > 1, one = 1, members = -1;
+        MPI_Comm_split(MPI_COMM_WORLD, split ? rank % 2 : 0, rank, &c);
+        *reused += c == prev;
+        prev = c;
+        MPI_Allreduce(&one, &members, 1, MPI_INT, MPI_SUM, c);
+        bad += members != (split ? size / 2 + (size % 2 && rank % 2 == 0) : size);
+        MPI_Comm_free(&c);
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, cycles = argc > 1 ? atoi(argv[1]) : 10000, bad = 0;
@@ -58,6 +82,12 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("     %d cycles: resident memory grew by %ld KiB\n", cycles, grown);
     expect(rank, grown < 4096, "resident memory grew by less than 4 MiB");
+
+    int reused = 0;
+    bad = reshape_cycles(rank, size, 50, &reused);
+    expect(rank, bad == 0, "a freed handle given to a new communicator runs on the new one's ranks");
+    if (rank == 0)
+        printf("     %d of 50 reshaped communicators reused the previous handle\n", reused);
 
     MPI_Comm a, b;
     MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &a);
