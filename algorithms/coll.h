@@ -56,7 +56,8 @@ struct coll_params {
  * algorithm has nodes=1 (a node) or ppn=1 (leaders, slices). */
 struct node_shape {
     int nodes, ppn;
-    unsigned equal : 1, block : 1;
+    unsigned char equal, block; /* 0 or 1; bytes, not bitfields: the key is
+                                   built on every call (dispatch.c) */
 };
 struct node_layout; /* the full layout of a communicator: common/node.h */
 
@@ -116,14 +117,18 @@ struct coll_key {
     int np;
     uint64_t bytes;
     int count;          /* element count where rank-invariant (reductions), else -1 */
-    unsigned commutative : 1;
-    unsigned predefined_op : 1;
-    unsigned in_place : 1;
-    unsigned nonblocking : 1; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
-    unsigned sub : 1;         /* a step of a composed algorithm (common/sub.h) */
+    /* Flags are 0 or 1, in bytes rather than bitfields: the key is built on
+     * every call, and a bitfield store is a read-modify-write of the word
+     * just written (a store-forwarding stall, about 17% of a forwarded
+     * 8-byte call in perf at np 1). */
+    unsigned char commutative;
+    unsigned char predefined_op;
+    unsigned char in_place;
+    unsigned char nonblocking; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
+    unsigned char sub;         /* a step of a composed algorithm (common/sub.h) */
     struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules);
                                  all 0 on an intercommunicator (no node levels) */
-    unsigned inter : 1;       /* an intercommunicator: np is the smaller group's size
+    unsigned char inter;      /* an intercommunicator: np is the smaller group's size
                                  and remote the larger's, the same in both groups,
                                  so both choose the same algorithm */
     int remote;               /* intercommunicator: the larger group's size; 0: intra */

@@ -21,6 +21,7 @@ static void load_source(struct tune_table *t, const char *text, const char *sour
                         int from_file, int slot, int world_rank)
 {
     char err[4096];
+    __atomic_fetch_add(&shim_cfg.tables_generation, 1, __ATOMIC_RELEASE);
     int rc = from_file ? tune_parse_file(text, t, err, sizeof err)
                        : tune_parse(text, source, t, err, sizeof err);
     if (rc) {
@@ -75,6 +76,7 @@ int config_set_tune(const char *rules, char *err, size_t errlen)
     struct tune_table t;
     if (tune_parse(rules ? rules : "", "collshim_tune", &t, err, errlen))
         return MPI_ERR_ARG;
+    __atomic_fetch_add(&shim_cfg.tables_generation, 1, __ATOMIC_RELEASE);
     tune_free(&shim_cfg.tune_env);
     shim_cfg.tune_env = t;
     shim_cfg.tables[0] = &shim_cfg.tune_env;
@@ -83,6 +85,7 @@ int config_set_tune(const char *rules, char *err, size_t errlen)
 
 void config_free(void)
 {
+    __atomic_fetch_add(&shim_cfg.tables_generation, 1, __ATOMIC_RELEASE);
     tune_free(&shim_cfg.tune_env);
     tune_free(&shim_cfg.tune_file);
     tune_free(&shim_cfg.tune_builtin);

@@ -113,16 +113,59 @@ struct tune_choice dispatch_select(struct coll_args *a, int nonblocking)
     return dispatch_select_key(a, nonblocking, 0);
 }
 
+static int same_key(const struct coll_key *x, const struct coll_key *y)
+{
+    return x->coll == y->coll && x->np == y->np && x->bytes == y->bytes &&
+           x->count == y->count && x->commutative == y->commutative &&
+           x->predefined_op == y->predefined_op && x->in_place == y->in_place &&
+           x->nonblocking == y->nonblocking && x->sub == y->sub &&
+           x->shape.nodes == y->shape.nodes && x->shape.ppn == y->shape.ppn &&
+           x->shape.equal == y->shape.equal && x->shape.block == y->shape.block &&
+           x->inter == y->inter && x->remote == y->remote;
+}
+
+/* The choices this thread made last, one per slot, valid while the tables
+ * are those of `generation` (0: empty). A program repeats a few keys; the
+ * walk over the rules and their restrictions was about a quarter of an
+ * 8-byte call under the built-in table (perf, np 1), a lookup here costs a
+ * key comparison. */
+#define REMEMBERED 8
+static __thread struct remembered_choice {
+    struct coll_key key;
+    struct tune_choice choice;
+    unsigned long generation;
+} remembered[REMEMBERED];
+
+static struct tune_choice select_walk(const struct coll_key *key, int sub)
+{
+    struct tune_choice choice = tune_select(shim_cfg.tables, 3, key);
+    if (sub && !registry_can_run(&registry_table[choice.alg], key, NULL)) {
+        const struct tune_table *builtin = &shim_cfg.tune_builtin;
+        choice = tune_select(&builtin, 1, key);
+    }
+    return choice;
+}
+
+static struct tune_choice select_remembered(const struct coll_key *key, int sub)
+{
+    unsigned long generation = __atomic_load_n(&shim_cfg.tables_generation, __ATOMIC_ACQUIRE) + 1;
+    uint64_t h = (uint64_t)key->coll * 0x9e3779b97f4a7c15ull ^ key->bytes * 0xff51afd7ed558ccdull ^
+                 (uint64_t)key->np;
+    struct remembered_choice *slot = &remembered[(h ^ h >> 29) % REMEMBERED];
+    if (slot->generation == generation && same_key(&slot->key, key))
+        return slot->choice;
+    slot->choice = select_walk(key, sub);
+    slot->key = *key;
+    slot->generation = generation;
+    return slot->choice;
+}
+
 struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int sub)
 {
     struct coll_key key = dispatch_key(a);
     key.nonblocking = nonblocking != 0;
     key.sub = sub != 0;
-    struct tune_choice choice = tune_select(shim_cfg.tables, 3, &key);
-    if (sub && !registry_can_run(&registry_table[choice.alg], &key, NULL)) {
-        const struct tune_table *builtin = &shim_cfg.tune_builtin;
-        choice = tune_select(&builtin, 1, &key);
-    }
+    struct tune_choice choice = select_remembered(&key, sub);
     a->params = choice.params;
     if (shim_cfg.verbose)
         verbose_line(a, choice.alg);

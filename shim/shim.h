@@ -57,6 +57,8 @@ struct shim_config {
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
     struct tune_table tune_env, tune_file, tune_builtin;
     const struct tune_table *tables[3]; /* precedence order; NULL = ignored */
+    unsigned long tables_generation;    /* bumped whenever a table changes:
+                                           voids dispatch's remembered choices */
 };
 extern struct shim_config shim_cfg;
 /* Read the environment and parse the tables; rank 0 of MPI_COMM_WORLD
