@@ -90,19 +90,26 @@ const char *strided_type_broken(void);
 int *strided_alloc(int n);
 int *strided_at(int *buf, int i);
 
-/* Checkers, one per collective family; each runs the whole matrix of one
- * algorithm. Return nothing: results go through check_end. */
-typedef void (*checker_fn)(const struct check_env *env, const char *coll, const char *alg);
+/* Checkers, one per collective family; each runs its whole matrix over the
+ * algorithms it is given (nalgs of them, in the registry's order): every
+ * case runs each algorithm in turn against one vendor reference, computed
+ * once per case from inputs of its own (the vendor's collective was most
+ * of a matrix's time at scale when each algorithm asked for it again).
+ * Return nothing: results go through check_end. */
+typedef void (*checker_fn)(const struct check_env *env, const char *coll,
+                           const char *const *algs, int nalgs);
 /* The checker of a collective, or NULL if none is written yet. */
 checker_fn checker_for(const char *coll);
 
-void check_reduction(const struct check_env *env, const char *coll, const char *alg); /* check_reduction.c */
+#define CHECKER(name) \
+    void name(const struct check_env *env, const char *coll, const char *const *algs, int nalgs)
+CHECKER(check_reduction);  /* check_reduction.c */
 void check_reduction_cleanup(void); /* frees check_reduction's types and ops */
-void check_barrier(const struct check_env *env, const char *coll, const char *alg);   /* check_bcast.c */
-void check_bcast(const struct check_env *env, const char *coll, const char *alg);     /* check_bcast.c */
-void check_gather(const struct check_env *env, const char *coll, const char *alg);    /* check_gather.c (+v) */
-void check_scatter(const struct check_env *env, const char *coll, const char *alg);   /* check_gather.c (+v) */
-void check_allgather(const struct check_env *env, const char *coll, const char *alg); /* check_gather.c (+v) */
-void check_alltoall(const struct check_env *env, const char *coll, const char *alg);  /* check_alltoall.c (+v, w) */
+CHECKER(check_barrier);    /* check_bcast.c */
+CHECKER(check_bcast);      /* check_bcast.c */
+CHECKER(check_gather);     /* check_gather.c (+v) */
+CHECKER(check_scatter);    /* check_gather.c (+v) */
+CHECKER(check_allgather);  /* check_gather.c (+v) */
+CHECKER(check_alltoall);   /* check_alltoall.c (+v, w) */
 
 #endif

@@ -212,14 +212,18 @@ static void bcast_matrix(const struct check_env *env, const char *alg, const cha
                            counts[ci] < cap ? counts[ci] : cap, roots[ri]);
 }
 
-void check_bcast(const struct check_env *env, const char *coll, const char *alg)
+/* Algorithm by algorithm: the vendor's reference is one MPI_Bcast, as
+ * cheap as the call under test. */
+CHECKER(check_bcast)
 {
     (void)coll;
-    bcast_matrix(env, alg, NULL, 1 << 30);
-    /* 36-byte segments cut ints and doubles apart and make many segments;
-     * capped so a chain over oversubscribed cores stays quick. */
-    if (is_segmented(alg))
-        bcast_matrix(env, alg, "seg=36", 4099);
+    for (int i = 0; i < nalgs; i++) {
+        bcast_matrix(env, algs[i], NULL, 1 << 30);
+        /* 36-byte segments cut ints and doubles apart and make many
+         * segments; capped so a chain over oversubscribed cores stays quick. */
+        if (is_segmented(algs[i]))
+            bcast_matrix(env, algs[i], "seg=36", 4099);
+    }
     free_vecs();
 }
 
@@ -288,11 +292,13 @@ static void barrier_burst_case(const struct check_env *env, const char *alg, int
     check_end(env, &cc);
 }
 
-void check_barrier(const struct check_env *env, const char *coll, const char *alg)
+CHECKER(check_barrier)
 {
     (void)coll;
-    int can = collshim_algorithm_can_run("barrier", alg, env->size, 0, 1, 1, 0);
-    for (int rep = 0; rep < 4; rep++)
-        barrier_sync_case(env, alg, can, rep);
-    barrier_burst_case(env, alg, can, env->quick ? 20 : 50);
+    for (int i = 0; i < nalgs; i++) {
+        int can = collshim_algorithm_can_run("barrier", algs[i], env->size, 0, 1, 1, 0);
+        for (int rep = 0; rep < 4; rep++)
+            barrier_sync_case(env, algs[i], can, rep);
+        barrier_burst_case(env, algs[i], can, env->quick ? 20 : 50);
+    }
 }

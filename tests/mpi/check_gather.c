@@ -297,7 +297,7 @@ static int vendor_usable(const struct check_env *env, const struct gcase *g)
 /* The result against the image computed from the inputs and, when
  * with_vendor, against the vendor's; `when` starts the messages. */
 static void verify(const struct check_env *env, struct check_case *cc, const struct gcase *g,
-                   struct bufs *b, int with_vendor, const char *when)
+                   struct bufs *b, const int *ref, const char *when)
 {
     size_t n = 0;
     int *result = g->kind == K_SCATTER ? b->narrow : b->wide;
@@ -309,8 +309,8 @@ static void verify(const struct check_env *env, struct check_case *cc, const str
     if (!(b->image = expected_image(env, g, b, &n)))
         return;
     compare_ints(cc, result, b->image, n, when, "computed from the inputs");
-    if (with_vendor && vendor_usable(env, g))
-        compare_ints(cc, result, b->ref, n, when, "the vendor's");
+    if (ref)
+        compare_ints(cc, result, ref, n, when, "the vendor's");
 }
 
 /* Persistent mode starts each request twice: first on other values
@@ -325,7 +325,7 @@ struct gather_restart {
 static void restart_between(void *arg)
 {
     struct gather_restart *r = arg;
-    verify(r->env, r->cc, r->g, r->b, 0, "first start: ");
+    verify(r->env, r->cc, r->g, r->b, NULL, "first start: ");
     val_salt = 0;
     fill(r->env, r->g, r->b);
 }
@@ -384,7 +384,30 @@ static int mpich_persistent_bug(const struct gcase *g)
            !strcmp(collshim_flavour(), "mpich");
 }
 
-static void run_case(const struct check_env *env, const char *alg, struct gcase *g)
+/* The vendor's result for one case, computed at the first algorithm that
+ * needs it (every rank decides alike) on buffers of its own, filled as the
+ * algorithms' are: never in place (the reference is the same either way). */
+struct reference {
+    int ready, err;
+    struct bufs b;
+};
+
+static const int *reference_of(const struct check_env *env, const struct gcase *g,
+                               struct reference *ref)
+{
+    if (!ref->ready) {
+        ref->ready = 1;
+        val_salt = 0;
+        setup(env, g, &ref->b);
+        vendor_on();
+        ref->err = call(env, g, &ref->b, 0, ref->b.ref, 0);
+        vendor_off();
+    }
+    return ref->b.ref;
+}
+
+static void run_case(const struct check_env *env, const char *alg, struct gcase *g,
+                     struct reference *ref)
 {
     struct check_case cc;
     struct bufs b;
@@ -419,24 +442,30 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
     int err = call(env, g, &b, g->in_place, result, 1);
     check_expect_runs(&cc, check_call_runs());
     val_salt = 0;
-    int verr = MPI_SUCCESS;
-    if (vendor_usable(env, g)) {
-        vendor_on();
-        verr = call(env, g, &b, 0, b.ref, 0);
-        vendor_off();
-    }
+    const int *vendor = vendor_usable(env, g) ? reference_of(env, g, ref) : NULL;
     if (err != MPI_SUCCESS)
         check_fail(&cc, "returned error %d", err);
-    else if (verr != MPI_SUCCESS)
-        check_fail(&cc, "the vendor's reference returned error %d", verr);
+    else if (vendor && ref->err != MPI_SUCCESS)
+        check_fail(&cc, "the vendor's reference returned error %d", ref->err);
     else
-        verify(env, &cc, g, &b, 1, "");
+        verify(env, &cc, g, &b, vendor, "");
     check_end(env, &cc);
     teardown(&b);
 }
 
-static void run_matrix(const struct check_env *env, const char *coll, const char *alg,
-                       enum kind kind)
+/* One case, every algorithm. */
+static void run_case_all(const struct check_env *env, const char *const *algs, int nalgs,
+                         struct gcase *g)
+{
+    struct reference ref = {0};
+    for (int i = 0; i < nalgs; i++)
+        run_case(env, algs[i], g, &ref);
+    if (ref.ready)
+        teardown(&ref.b);
+}
+
+static void run_matrix(const struct check_env *env, const char *coll, const char *const *algs,
+                       int nalgs, enum kind kind)
 {
     int counts[8], ncounts = case_counts(env, counts, 8), p = env->size;
     int roots[3] = {0, p - 1, p / 2}, nroots = p > 2 ? 3 : p;
@@ -460,24 +489,15 @@ static void run_matrix(const struct check_env *env, const char *coll, const char
                         g.root = kind == K_ALLGATHER ? 0 : root;
                         make_layout(&g.lay, p, g.c, g.pat,
                                     kind == K_ALLGATHER ? p / 2 : (g.root + 1) % p);
-                        run_case(env, alg, &g);
+                        run_case_all(env, algs, nalgs, &g);
                     }
     MPI_Type_free(&pair_type);
     free(g.lay.counts);
     free(g.lay.displs);
 }
 
-void check_gather(const struct check_env *env, const char *coll, const char *alg)
-{
-    run_matrix(env, coll, alg, K_GATHER);
-}
+CHECKER(check_gather) { run_matrix(env, coll, algs, nalgs, K_GATHER); }
 
-void check_scatter(const struct check_env *env, const char *coll, const char *alg)
-{
-    run_matrix(env, coll, alg, K_SCATTER);
-}
+CHECKER(check_scatter) { run_matrix(env, coll, algs, nalgs, K_SCATTER); }
 
-void check_allgather(const struct check_env *env, const char *coll, const char *alg)
-{
-    run_matrix(env, coll, alg, K_ALLGATHER);
-}
+CHECKER(check_allgather) { run_matrix(env, coll, algs, nalgs, K_ALLGATHER); }

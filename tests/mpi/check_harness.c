@@ -59,12 +59,18 @@ void check_begin_params(const struct check_env *env, struct check_case *c, const
         check_fail(c, "collshim_tune(\"%s\") failed: %s", rules, err);
 }
 
+/* Each reason is said once (a case runs every algorithm, so reasons
+ * alternate from case to case). */
 void check_skip(const struct check_env *env, const char *why)
 {
-    static const char *said;
-    if (env->rank == 0 && said != why)
+    static const char *said[32];
+    int i = 0;
+    while (i < 32 && said[i] && said[i] != why)
+        i++;
+    if (env->rank == 0 && (i == 32 || !said[i]))
         fprintf(stderr, "collcheck: skipping cases: %s\n", why);
-    said = why;
+    if (i < 32)
+        said[i] = why;
     check_skipped++;
 }
 
@@ -103,13 +109,16 @@ static void assert_ran(struct check_case *c)
 
 int check_end(const struct check_env *env, struct check_case *c)
 {
-    int any_failed = 0, first = -1, mine;
+    int mine[2], least[2] = {0, 0};
     assert_ran(c);
-    mine = c->failed ? env->rank : env->size;
+    /* One allreduce (MIN) answers both: whether any rank failed (-1 then)
+     * and the first rank that did. */
+    mine[0] = c->failed ? -1 : 0;
+    mine[1] = c->failed ? env->rank : env->size;
     vendor_on();
-    MPI_Allreduce(&c->failed, &any_failed, 1, MPI_INT, MPI_MAX, env->comm);
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, env->comm);
+    MPI_Allreduce(mine, least, 2, MPI_INT, MPI_MIN, env->comm);
     vendor_off();
+    int any_failed = least[0] < 0, first = least[1];
     collshim_tune(NULL, NULL, 0);
     if (any_failed && env->rank == first)
         fprintf(stderr, "FAIL %s/%s np=%d %s %s: rank %d: %s\n", c->coll, c->alg, env->size,

@@ -57,21 +57,25 @@ static const char *all_colls[] = {
 static void check_collective(const struct check_env *env, const char *coll, const char *only)
 {
     checker_fn fn = checker_for(coll);
-    int n = collshim_algorithm_count(coll);
-    for (int i = 0; i < n; i++) {
+    int n = collshim_algorithm_count(coll), nalgs = 0;
+    const char **algs = malloc((size_t)(n > 0 ? n : 1) * sizeof *algs);
+    for (int i = 0; algs && i < n; i++) {
         const char *alg = collshim_algorithm_name(coll, i);
         /* the inter_* algorithms run intercommunicators only: intercheck.c */
         if (!strcmp(alg, "vendor") || !strncmp(alg, "inter_", 6) ||
             (only && !check_listed(only, alg)))
             continue;
-        if (!fn) {
-            if (env->rank == 0)
-                fprintf(stderr, "FAIL %s/%s: no checker for this collective\n", coll, alg);
-            check_failed++;
-            continue;
-        }
-        fn(env, coll, alg);
+        algs[nalgs++] = alg;
     }
+    if (!algs || (!fn && nalgs)) {
+        if (env->rank == 0)
+            fprintf(stderr, "FAIL %s: %s\n", coll,
+                    algs ? "no checker for this collective" : "out of memory");
+        check_failed++;
+    } else if (nalgs) {
+        fn(env, coll, algs, nalgs);
+    }
+    free(algs);
 }
 
 int main(int argc, char **argv)
