@@ -292,12 +292,27 @@ static void barrier_burst_case(const struct check_env *env, const char *alg, int
     check_end(env, &cc);
 }
 
+/* SimGrid SMPI 3.32's own MPI_Ibarrier lets ranks out before the last one
+ * has entered (tests/smpi-defects/ibarrier.c, without collshim): the sync
+ * cases are skipped where the vendor's nonblocking or persistent barrier
+ * would run. */
+static const char smpi_ibarrier_bug[] =
+    "nonblocking/persistent barrier sync cases where the vendor would run: SimGrid SMPI 3.32's "
+    "MPI_Ibarrier completes before every rank entered (tests/smpi-defects/ibarrier.c)";
+
+static int vendor_ibarrier_broken(int can)
+{
+    return !can && check_mode != MODE_BLOCKING && !strcmp(collshim_flavour(), "smpi");
+}
+
 CHECKER(check_barrier)
 {
     (void)coll;
     for (int i = 0; i < nalgs; i++) {
         int can = collshim_algorithm_can_run("barrier", algs[i], env->size, 0, 1, 1, 0);
-        for (int rep = 0; rep < 4; rep++)
+        for (int rep = 0; rep < 4 && vendor_ibarrier_broken(can); rep++)
+            check_skip(env, smpi_ibarrier_bug);
+        for (int rep = 0; rep < 4 && !vendor_ibarrier_broken(can); rep++)
             barrier_sync_case(env, algs[i], can, rep);
         barrier_burst_case(env, algs[i], can, env->quick ? 20 : 50);
     }

@@ -363,8 +363,19 @@ static const char ompi_ireduce_lb_bug[] =
     "nonblocking/persistent reduce of the strided user-op type where the vendor would run: "
     "Open MPI 4.1.4's libnbc writes outside its buffers there (check_reduction.c)";
 
+/* SimGrid SMPI 3.32's own MPI_Iallreduce gives the ranks different sums of
+ * doubles (last bits) and gets MINLOC in place over 4099 pairs wrong
+ * (tests/smpi-defects/iallreduce.c, without collshim). Skipped where the
+ * vendor's nonblocking or persistent allreduce would run. */
+static const char smpi_iallreduce_bug[] =
+    "nonblocking/persistent allreduce where the vendor would run: SimGrid SMPI 3.32's "
+    "MPI_Iallreduce gives the ranks different results (tests/smpi-defects/iallreduce.c)";
+
 static const char *vendor_reduce_broken(const struct red_call *c, int can)
 {
+    if (!can && check_mode != MODE_BLOCKING && !strcmp(c->coll, "allreduce") &&
+        !strcmp(collshim_flavour(), "smpi"))
+        return smpi_iallreduce_bug;
     if (!can && c->k == K_STRIDED && check_mode != MODE_BLOCKING && !strcmp(c->coll, "reduce") &&
         !strcmp(collshim_flavour(), "openmpi"))
         return ompi_ireduce_lb_bug;
