@@ -16,7 +16,7 @@
 # with or without collshim.
 # Under SMPI (doc/scale.md) the matrix runs at scale instead: np 16, 31
 # (two unequal hosts) and 64 on the fat-tree platform (hosts of 16 ranks),
-# blocking, --quick (about 7 minutes of CPU in all, 6.5 of them at 64);
+# blocking, --quick (about 4 minutes of CPU in all, 3.5 of them at 64);
 # `make check-scale` runs 127, 256 and 1024 (tests/mpi/check_scale.sh).
 #   COLLCHECK_SIZES   communicator sizes, for every mode
 #   COLLCHECK_MODES   modes to run (default: blocking nonblocking persistent)
