@@ -38,19 +38,32 @@ int sched_add_local(struct sched *s, const struct sched_step *step)
     return err;
 }
 
-int sched_add_p2p(struct sched *s, enum sched_step_kind kind, const void *buf, int count,
-                  MPI_Datatype type, int peer, MPI_Request *req)
+/* A step that fills a request slot of its own; *req gets the slot's token. */
+static int add_request_step(struct sched *s, struct sched_step *st, MPI_Request *req)
 {
     int err = GROW(s, reqs, nreqs, capreqs);
     if (err)
         return err;
-    struct sched_step st = {.kind = kind, .slot = s->nreqs, .peer = peer, .src = buf,
-                            .dst = (void *)buf, .count = count, .type = type};
-    if ((err = sched_add_local(s, &st)))
+    st->slot = s->nreqs;
+    if ((err = sched_add_local(s, st)))
         return err;
     s->reqs[s->nreqs] = MPI_REQUEST_NULL;
     *req = SCHED_TOKEN(s->nreqs++);
     return MPI_SUCCESS;
+}
+
+int sched_add_p2p(struct sched *s, enum sched_step_kind kind, const void *buf, int count,
+                  MPI_Datatype type, int peer, MPI_Request *req)
+{
+    struct sched_step st = {.kind = kind, .peer = peer, .src = buf, .dst = (void *)buf,
+                            .count = count, .type = type};
+    return add_request_step(s, &st, req);
+}
+
+int sched_add_start(struct sched *s, sched_start_fn start, MPI_Request *req)
+{
+    struct sched_step st = {.kind = STEP_START, .start = start};
+    return add_request_step(s, &st, req);
 }
 
 /* One WAIT step over the tokens of reqs that are not MPI_REQUEST_NULL;
@@ -137,6 +150,8 @@ static int post(struct sched *s, const struct sched_step *st)
 {
     const struct coll_args *a = &s->args;
     MPI_Request *r = &s->reqs[st->slot];
+    if (st->kind == STEP_START)
+        return st->start(a, r);
     if (st->kind == STEP_SEND)
         return PMPI_Isend(st->src, (int)st->count, st->type, st->peer, a->tag, a->comm, r);
     return PMPI_Irecv(st->dst, (int)st->count, st->type, st->peer, a->tag, a->comm, r);

@@ -7,6 +7,8 @@
  * helpers append one step each instead of acting:
  *
  *   SEND / RECV  post a nonblocking send or receive into a request slot
+ *   START        start a nonblocking call given as a function (the
+ *                vendor's own collective behind a persistent request)
  *   WAIT         do not go on until these slots have completed
  *   COPY, PACK, UNPACK, REDUCE, MEMCPY   local work on the buffers
  *
@@ -28,8 +30,11 @@
 
 enum sched_step_kind {
     STEP_SEND, STEP_RECV, STEP_WAIT, STEP_COPY, STEP_PACK, STEP_UNPACK, STEP_REDUCE,
-    STEP_MEMCPY
+    STEP_MEMCPY, STEP_START
 };
+
+/* A nonblocking call a START step makes with the schedule's arguments. */
+typedef int (*sched_start_fn)(const struct coll_args *a, MPI_Request *req);
 
 struct sched_step {
     enum sched_step_kind kind;
@@ -41,6 +46,7 @@ struct sched_step {
     MPI_Aint count, count2; /* elements (COPY: source, destination); MEMCPY bytes */
     MPI_Datatype type, type2;
     MPI_Op op;
+    sched_start_fn start;   /* START */
 };
 
 struct sched {
@@ -83,6 +89,9 @@ void sched_free(struct sched *s);
 int sched_add_p2p(struct sched *s, enum sched_step_kind kind, const void *buf, int count,
                   MPI_Datatype type, int peer, MPI_Request *req);
 int sched_add_wait(struct sched *s, int n, MPI_Request *reqs);
+/* A START step: start(args, slot) when the schedule reaches it; *req gets
+ * the slot's token, for a WAIT. */
+int sched_add_start(struct sched *s, sched_start_fn start, MPI_Request *req);
 int sched_add_local(struct sched *s, const struct sched_step *step);
 int sched_keep_mem(struct sched *s, void *base);
 int sched_keep_type(struct sched *s, MPI_Datatype type);

@@ -394,7 +394,8 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
     }
     struct tune_choice choice = dispatch_select(a, 1);
     if (registry_table[choice.alg].run == vendor_run && kind == NBC_PERSISTENT)
-        return nbc_vendor_persistent(a, choice.alg, info, req);
+        return vendor_has_init(a->coll) ? nbc_vendor_persistent(a, choice.alg, info, req)
+                                        : nbc_vendor_scheduled(a, ctx, choice.alg, req);
     if (registry_table[choice.alg].run == vendor_run) {
         dispatch_count(choice.alg);
         return vendor_start(a, req);

@@ -486,8 +486,8 @@ static struct nbc_request *reuse(const struct coll_args *a, struct comm_ctx *ctx
     return r;
 }
 
-int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc_kind kind,
-              MPI_Request *req)
+static int begin_with(const struct coll_args *a, struct comm_ctx *ctx, int alg,
+                      coll_algorithm_fn run, enum nbc_kind kind, MPI_Request *req)
 {
     struct coll_args b = *a;
     struct nbc_request *r;
@@ -501,7 +501,7 @@ int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc
     r->kind = kind;
     r->ctx_serial = ctx->serial;
     r->cacheable = kind == NBC_NONBLOCKING && cacheable(&b);
-    if ((err = sched_build(&b, alg, registry_table[alg].run, &r->s))) {
+    if ((err = sched_build(&b, alg, run, &r->s))) {
         free(r);
         return err;
     }
@@ -509,6 +509,33 @@ int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc
     if (err)
         release(r);
     return err;
+}
+
+int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc_kind kind,
+              MPI_Request *req)
+{
+    return begin_with(a, ctx, alg, registry_table[alg].run, kind, req);
+}
+
+/* The vendor's nonblocking collective as a schedule: one START, one WAIT.
+ * Run while building only (nbc_vendor_scheduled). */
+static int vendor_as_schedule(const struct coll_args *a)
+{
+    struct sched *s = sched_building();
+    MPI_Request req;
+    int err;
+    (void)a;
+    if (!s)
+        return MPI_ERR_INTERN;
+    if ((err = sched_add_start(s, vendor_start, &req)))
+        return err;
+    return sched_add_wait(s, 1, &req);
+}
+
+int nbc_vendor_scheduled(const struct coll_args *a, struct comm_ctx *ctx, int alg,
+                         MPI_Request *req)
+{
+    return begin_with(a, ctx, alg, vendor_as_schedule, NBC_PERSISTENT, req);
 }
 
 void nbc_finalize(void)

@@ -44,6 +44,9 @@ extern struct vendor_table vendor;
 /* The vendor's nonblocking / persistent collective for a call. */
 int vendor_start(const struct coll_args *a, MPI_Request *req);
 int vendor_init(const struct coll_args *a, MPI_Info info, MPI_Request *req);
+/* 1 when the library has a persistent form of this collective (SMPI 3.32
+ * has none; Open MPI 4 its MPIX_<Coll>_init; MPICH 4 MPI_<Coll>_init). */
+int vendor_has_init(enum coll_id coll);
 /* Resolve every vendor entry point once (thread-safe); 0 or -1. */
 int vendor_resolve(void);
 
@@ -176,6 +179,10 @@ int nbc_persistent_start(struct nbc_request *r);
 int nbc_persistent_free(struct nbc_request *r, MPI_Request *req);
 /* A vendor persistent request whose starts count as runs of row alg. */
 int nbc_vendor_persistent(const struct coll_args *a, int alg, MPI_Info info, MPI_Request *req);
+/* Where the library has no persistent form: a persistent request whose
+ * every start runs the vendor's nonblocking collective (counted as row alg). */
+int nbc_vendor_scheduled(const struct coll_args *a, struct comm_ctx *ctx, int alg,
+                         MPI_Request *req);
 int nbc_persistent_is_vendor(const struct nbc_request *r);
 extern int nbc_persistent_count;
 void nbc_finalize(void);

@@ -14,8 +14,7 @@
 #   CHECK_SCALE_SIZES=127 CHECK_SCALE_LOG_SIZES= CHECK_SCALE_COLLS="alltoall reduce" make check-scale
 # CHECK_SCALE_MODES (default blocking) runs the request modes too, e.g.
 # CHECK_SCALE_MODES=nonblocking CHECK_SCALE_SIZES=16: under SMPI that mode
-# is far slower than blocking calls (doc/scale.md), and persistent calls
-# where the vendor would run fail: SMPI 3.32 has no MPI_<Coll>_init.
+# is far slower than blocking calls (doc/scale.md).
 export MPI_TIMEOUT=${MPI_TIMEOUT:-14400}
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 [ "$FLAVOUR" = smpi ] || { echo "check-scale runs the smpi flavour (./configure --with-mpi=smpi)"; exit 77; }
