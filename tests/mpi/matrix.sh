@@ -8,7 +8,7 @@
 # 4099 instead of 100003): the algorithms are the blocking ones, what those
 # modes add is the request machinery around them. On an idle machine the
 # --quick matrix takes 0.5-3 s per launch on Open MPI (np 1-8) and on
-# MPICH under 1 s at np 1-2 but about 2 minutes at np 3 (3 busy-polling
+# MPICH under 1 s at np 1-2 but about 1.5 minutes at np 3 (3 busy-polling
 # ranks on 2 cores), so MPICH runs persistent mode at np 2 only: at np=1
 # MPICH 4.0.2's own MPI_Allgather_init (which runs there: neighbor_exchange
 # needs an even np) corrupts datatype state on the count=0 derived-type
