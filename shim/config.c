@@ -60,6 +60,7 @@ void config_load(int world_rank)
     shim_cfg.schedule_blocking = env_flag("COLLSHIM_SCHEDULE_BLOCKING");
     shim_cfg.lazy_contexts = env_flag("COLLSHIM_LAZY_CONTEXTS");
     shim_cfg.list = env_flag("COLLSHIM_LIST");
+    shim_cfg.test_no_vendor_init = env_flag("COLLSHIM_TEST_NO_VENDOR_INIT");
     shim_cfg.report = env_flag("COLLSHIM_REPORT") ? getenv("COLLSHIM_REPORT") : NULL;
     if (tune && *tune)
         load_source(&shim_cfg.tune_env, tune, "COLLSHIM_TUNE", 0, 0, world_rank);

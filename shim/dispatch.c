@@ -136,17 +136,17 @@ static __thread struct remembered_choice {
     unsigned long generation;
 } remembered[REMEMBERED];
 
-static struct tune_choice select_walk(const struct coll_key *key, int sub)
+static struct tune_choice select_walk(const struct coll_key *key)
 {
     struct tune_choice choice = tune_select(shim_cfg.tables, 3, key);
-    if (sub && !registry_can_run(&registry_table[choice.alg], key, NULL)) {
+    if (key->sub && !registry_can_run(&registry_table[choice.alg], key, NULL)) {
         const struct tune_table *builtin = &shim_cfg.tune_builtin;
         choice = tune_select(&builtin, 1, key);
     }
     return choice;
 }
 
-static struct tune_choice select_remembered(const struct coll_key *key, int sub)
+static struct tune_choice select_remembered(const struct coll_key *key)
 {
     unsigned long generation = __atomic_load_n(&shim_cfg.tables_generation, __ATOMIC_ACQUIRE) + 1;
     uint64_t h = (uint64_t)key->coll * 0x9e3779b97f4a7c15ull ^ key->bytes * 0xff51afd7ed558ccdull ^
@@ -154,7 +154,7 @@ static struct tune_choice select_remembered(const struct coll_key *key, int sub)
     struct remembered_choice *slot = &remembered[(h ^ h >> 29) % REMEMBERED];
     if (slot->generation == generation && same_key(&slot->key, key))
         return slot->choice;
-    slot->choice = select_walk(key, sub);
+    slot->choice = select_walk(key);
     slot->key = *key;
     slot->generation = generation;
     return slot->choice;
@@ -165,7 +165,7 @@ struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int
     struct coll_key key = dispatch_key(a);
     key.nonblocking = nonblocking != 0;
     key.sub = sub != 0;
-    struct tune_choice choice = select_remembered(&key, sub);
+    struct tune_choice choice = select_remembered(&key);
     a->params = choice.params;
     if (shim_cfg.verbose)
         verbose_line(a, choice.alg);

@@ -57,6 +57,9 @@ struct shim_config {
     int schedule_blocking; /* COLLSHIM_SCHEDULE_BLOCKING=1: blocking calls run schedules */
     int lazy_contexts;     /* COLLSHIM_LAZY_CONTEXTS=1: no context at communicator creation */
     int list;              /* COLLSHIM_LIST=1 */
+    int test_no_vendor_init; /* COLLSHIM_TEST_NO_VENDOR_INIT=1, a testing aid: act as if
+                                the library had no persistent collectives (SMPI 3.32),
+                                so that the other flavours run that path (vendor.c) */
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
     struct tune_table tune_env, tune_file, tune_builtin;
     const struct tune_table *tables[3]; /* precedence order; NULL = ignored */

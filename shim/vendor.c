@@ -8,7 +8,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 struct vendor_table vendor;
 
@@ -95,22 +94,9 @@ int vendor_start(const struct coll_args *a, MPI_Request *req)
     }
 }
 
-/* COLLSHIM_TEST_NO_VENDOR_INIT=1 (a testing aid): behave as if the library
- * had no persistent collectives, as SMPI 3.32 has none, so that the other
- * flavours' matrix runs the path collshim takes there. */
-static int no_vendor_init(void)
-{
-    static int cached = -1;
-    if (cached < 0) {
-        const char *v = getenv("COLLSHIM_TEST_NO_VENDOR_INIT");
-        cached = v && *v && v[0] != '0';
-    }
-    return cached;
-}
-
 int vendor_has_init(enum coll_id coll)
 {
-    if (no_vendor_init())
+    if (shim_cfg.test_no_vendor_init)
         return 0;
     switch (coll) {
 #define HAS(Name, name, params, init, vargs) case COLL_##name: return vendor.name##_init != NULL;

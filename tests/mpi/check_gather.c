@@ -193,8 +193,6 @@ static void setup(const struct check_env *env, const struct gcase *g, struct buf
     b->wn = side_ints(&b->ws, (size_t)g->lay.elems);
     b->narrow = sentinel_ints(b->nn);
     b->wide = b->holds_wide ? sentinel_ints(b->wn) : NULL;
-    /* The vendor's reference lands where this rank's result does. */
-    b->ref = sentinel_ints(g->kind == K_SCATTER ? b->nn : b->holds_wide ? b->wn : 1);
     int has_input = g->kind == K_SCATTER ? b->wide != NULL : 1;
     size_t inn = g->kind == K_SCATTER ? b->wn : b->nn;
     if (has_input)
@@ -399,6 +397,10 @@ static const int *reference_of(const struct check_env *env, const struct gcase *
         ref->ready = 1;
         val_salt = 0;
         setup(env, g, &ref->b);
+        /* The vendor's result lands where a rank's result does: sentinels
+         * around it, as there. */
+        ref->b.ref = sentinel_ints(g->kind == K_SCATTER ? ref->b.nn
+                                   : ref->b.holds_wide ? ref->b.wn : 1);
         vendor_on();
         ref->err = call(env, g, &ref->b, 0, ref->b.ref, 0);
         vendor_off();

@@ -31,6 +31,22 @@ else
     blocking_sizes="1 2 3 4" nonblocking_sizes="1 2 3" persistent_sizes="2"
 fi
 log=$(mktemp)
+# One collcheck launch: NP, a label for the messages, mpi_run's VAR=VALUE
+# arguments, --, then collcheck's arguments.
+launch() {
+    local np=$1 label=$2 start=$SECONDS
+    local -a vars=()
+    shift 2
+    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+    shift
+    if ! mpi_run "$np" "${vars[@]}" -- "$TOP_BUILDDIR/tests/mpi/collcheck" "$@" \
+        ${COLLCHECK_ARGS:-} >"$log" 2>&1; then
+        grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np $label: collcheck did not finish"; tail -5 "$log"; }
+    fi
+    echo "== np=$np $label ($((SECONDS - start)) s)"
+    grep -E '^(FAIL|collcheck)' "$log" | head -50
+    count_results "$log"
+}
 for mode in ${COLLCHECK_MODES:-$default_modes}; do
     nps=${mode}_sizes
     nps=${COLLCHECK_SIZES:-${!nps}}
@@ -38,14 +54,7 @@ for mode in ${COLLCHECK_MODES:-$default_modes}; do
         quick=
         [ "$FLAVOUR" = mpich ] && [ "$np" -gt 2 ] && quick=--quick
         [ "$mode" = blocking ] && [ "$FLAVOUR" != smpi ] || quick=--quick
-        start=$SECONDS
-        if ! mpi_run "$np" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --mode "$mode" $quick \
-            ${COLLCHECK_ARGS:-} >"$log" 2>&1; then
-            grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np $mode: collcheck did not finish"; tail -5 "$log"; }
-        fi
-        echo "== np=$np $mode $quick ($((SECONDS - start)) s)"
-        grep -E '^(FAIL|collcheck)' "$log" | head -50
-        count_results "$log"
+        launch "$np" "$mode $quick" -- --mode "$mode" $quick
     done
 done
 # Persistent calls where the selection is the vendor, in a library with no
@@ -56,14 +65,8 @@ done
 # runs through it (and is asserted to be the vendor's).
 if [ "$FLAVOUR" != smpi ] && [ -z "${COLLCHECK_MODES:-}${COLLCHECK_SIZES:-}" ]; then
     np=3; [ "$FLAVOUR" = mpich ] && np=2
-    start=$SECONDS
-    if ! mpi_run "$np" COLLSHIM_TEST_NO_VENDOR_INIT=1 -- "$TOP_BUILDDIR/tests/mpi/collcheck" \
-        --mode persistent --quick ${COLLCHECK_ARGS:-} >"$log" 2>&1; then
-        grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np persistent without the vendor's: collcheck did not finish"; tail -5 "$log"; }
-    fi
-    echo "== np=$np persistent, the vendor's without a persistent form --quick ($((SECONDS - start)) s)"
-    grep -E '^(FAIL|collcheck)' "$log" | head -50
-    count_results "$log"
+    launch "$np" "persistent, the vendor's without a persistent form --quick" \
+        COLLSHIM_TEST_NO_VENDOR_INIT=1 -- --mode persistent --quick
 fi
 rm -f "$log"
 finish matrix
