@@ -54,6 +54,10 @@ void collshim_bypass(int on);
 /* Shim contexts (shadow communicators) alive in this process. */
 int collshim_live_contexts(void);
 
+/* This rank's MPI_Wtime minus rank 0's of comm, in seconds, from the
+ * fastest of 8 ping-pongs with rank 0 (tag 7301 on comm). Collective. */
+int collshim_clock_offset(MPI_Comm comm, double *offset);
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,3 +92,15 @@ EXPORT int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, 
 EXPORT void collshim_bypass(int on) { __atomic_store_n(&shim_bypass, on, __ATOMIC_RELAXED); }
 
 EXPORT int collshim_live_contexts(void) { return __atomic_load_n(&ctx_live, __ATOMIC_RELAXED); }
+
+/* The tag of collshim_clock_offset's pings on the caller's communicator. */
+#define CLOCK_TAG 7301
+
+EXPORT int collshim_clock_offset(MPI_Comm comm, double *offset)
+{
+    struct coll_args a = {.comm = comm, .user_comm = comm, .tag = CLOCK_TAG};
+    int err = PMPI_Comm_rank(comm, &a.rank);
+    if (!err)
+        err = PMPI_Comm_size(comm, &a.size);
+    return err ? err : clock_offset_of(&a, offset);
+}

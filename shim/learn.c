@@ -7,11 +7,14 @@
  * Candidates: the tables' choice for the call, the vendor, and what each
  * table chooses at the neighbouring sizes (a quarter of the class to four
  * times it), at most LEARN_MAX_CAND, those whose restrictions allow the
- * call. Exploring: round robin, each candidate runs a batch of k calls
- * timed by every rank; one vendor MPI_Allreduce(MAX) on the communicator
- * then gives every rank the slowest rank's time of the batch (and whether
- * it failed anywhere), so the settling rule (learn_settle.c) sees the same
- * numbers on every rank and every rank switches at the same call.
+ * call. Exploring: round robin, each candidate runs a batch of k calls;
+ * every rank notes when it entered and left each one on a common clock
+ * (rank 0's, clock_sync.c); one vendor MPI_Allreduce(MAX) on the
+ * communicator then gives every rank the last entry and the last exit of
+ * each call (and whether it failed anywhere): a call costs the time from
+ * the last rank's entry to the last rank's exit. The settling rule
+ * (learn_settle.c) sees the same numbers on every rank and every rank
+ * switches at the same call.
  * Settled: a hash lookup per call, no allocation, no communication.
  *
  * State: per context a bounded open-addressing table of classes (allocated
@@ -30,6 +33,8 @@
 #include <string.h>
 
 #define LEARN_CLASSES 256 /* per communicator; power of two */
+#define LEARN_MAX_BATCH 4 /* calls per batch (batch_length) */
+#define LEARN_RESYNC_S 2.0 /* rank 0 asks for a new clock offset after this */
 
 enum class_state { CLASS_EXPLORING, CLASS_SETTLED, CLASS_TABLES };
 
@@ -40,7 +45,7 @@ struct learn_class {
     int ncand, vendor, cur, rounds;
     int confirming, confirm_rounds; /* after the rule chose a native candidate */
     int in_batch, batch_failed;
-    double batch_time;             /* this rank's seconds in the batch so far */
+    double entered[LEARN_MAX_BATCH], left[LEARN_MAX_BATCH]; /* the batch's calls, common clock */
     struct learn_cand cand[LEARN_MAX_CAND];
     struct learn_entry facts;      /* key fields and accounting */
 };
@@ -48,6 +53,9 @@ struct learn_class {
 struct learn_ctx {
     int rank, np;
     struct node_shape shape;
+    double offset;      /* this rank's clock minus rank 0's (clock_sync.c) */
+    double synced;      /* when offset was measured, this rank's clock */
+    double unbilled;    /* seconds of clock synchronization not yet in a class's accounting */
     uint32_t keys[LEARN_CLASSES];  /* 0: free */
     struct learn_class *cls[LEARN_CLASSES];
     struct learn_ctx *prev, *next; /* the live states, for MPI_Finalize */
@@ -79,6 +87,20 @@ static uint32_t class_key(const struct coll_key *k)
     return (uint32_t)(k->coll + 1) | size_bucket(k->bytes) << 5 | call_flags(k) << 12;
 }
 
+/* The common clock: every rank's offset to rank 0's, measured at the
+ * communicator's first learning call and again when rank 0 finds it older
+ * than LEARN_RESYNC_S at the end of a batch (nodes' clocks drift apart).
+ * Collective. A failed measurement leaves offset 0: times from one node
+ * stay right, across nodes they are off by the clocks' difference. */
+static void sync_clock(struct learn_ctx *lc, const struct coll_args *a)
+{
+    double t0 = PMPI_Wtime();
+    if (clock_offset_of(a, &lc->offset) != MPI_SUCCESS)
+        lc->offset = 0;
+    lc->synced = PMPI_Wtime();
+    lc->unbilled += lc->synced - t0;
+}
+
 /* The communicator's state, made at its first learning call, which every
  * rank reaches in the same collective: one allreduce decides that all
  * ranks learn on it or none does. */
@@ -97,6 +119,7 @@ static struct learn_ctx *ctx_state(struct comm_ctx *ctx, const struct coll_args 
     lc->rank = a->rank;
     lc->np = a->size;
     lc->shape = a->shape;
+    sync_clock(lc, a);
     pthread_mutex_lock(&live_lock);
     lc->next = live;
     if (live)
@@ -278,6 +301,8 @@ static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struc
     }
     c->key = class_key(key);
     fill_facts(&c->facts, lc, key);
+    c->facts.explore_time = lc->unbilled; /* the clock it is measured on */
+    lc->unbilled = 0;
     c->vendor = -1;
     if (covered_by_user_tables(key)) {
         c->state = CLASS_TABLES;
@@ -383,7 +408,6 @@ static int end_round(struct learn_class *c, const struct coll_args *a)
 static void next_candidate(struct learn_class *c, const struct coll_args *a)
 {
     c->in_batch = 0;
-    c->batch_time = 0;
     c->batch_failed = 0;
     int i = first_live_from(c, c->cur + 1);
     if (i < 0) {
@@ -394,21 +418,46 @@ static void next_candidate(struct learn_class *c, const struct coll_args *a)
     c->cur = i < 0 ? c->vendor : i;
 }
 
-/* The batch's slowest rank, and whether it failed anywhere. */
-static void end_batch(struct learn_class *c, const struct coll_args *a)
+/* The batch's seconds: each call from the last rank's entry to the last
+ * rank's exit (v: k entries, then k exits, each the latest of all ranks).
+ * The gap between calls is the program's; waiting for a rank that came
+ * late from the previous call is charged to that call, which made it late:
+ * an algorithm whose root leaves early (linear bcast) pays for the leaves
+ * that leave after it, as in collbench's window fence. Positive: the last
+ * rank to enter left after it entered. */
+static double batch_seconds(const double *v, int k)
+{
+    double s = 0;
+    for (int i = 0; i < k; i++)
+        s += v[k + i] - v[i];
+    return s;
+}
+
+/* The batch's time, whether it failed anywhere, and whether rank 0 wants
+ * the clocks synchronized again: one allreduce. */
+static void end_batch(struct learn_ctx *lc, struct learn_class *c, const struct coll_args *a)
 {
     struct learn_cand *cand = &c->cand[c->cur];
-    double v[2] = {c->batch_time, c->batch_failed}, t0 = PMPI_Wtime();
-    int err = vendor.allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
-    c->facts.explore_time += v[0] + (PMPI_Wtime() - t0);
-    if (err || (v[1] > 0 && c->cur != c->vendor))
+    int k = c->in_batch;
+    double v[2 * LEARN_MAX_BATCH + 2], t0 = PMPI_Wtime();
+    memcpy(v, c->entered, (size_t)k * sizeof *v);
+    memcpy(v + k, c->left, (size_t)k * sizeof *v);
+    v[2 * k] = c->batch_failed;
+    v[2 * k + 1] = lc->rank == 0 && t0 - lc->synced > LEARN_RESYNC_S;
+    int err = vendor.allreduce(MPI_IN_PLACE, v, 2 * k + 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
+    double took = err ? 0 : batch_seconds(v, k);
+    c->facts.explore_time += took + (PMPI_Wtime() - t0);
+    if (err || (v[2 * k] > 0 && c->cur != c->vendor))
         cand->state = CAND_FAILED;
     else if (cand->nsamples < LEARN_MAX_ROUNDS)
-        cand->samples[cand->nsamples++] = v[0] / c->in_batch;
+        cand->samples[cand->nsamples++] = took / k;
+    if (!err && v[2 * k + 1] > 0)
+        sync_clock(lc, a);
     next_candidate(c, a);
 }
 
-static int explore(struct coll_args *a, struct learn_class *c, const struct coll_key *key)
+static int explore(struct coll_args *a, struct learn_ctx *lc, struct learn_class *c,
+                   const struct coll_key *key)
 {
     struct learn_cand *cand = &c->cand[c->cur];
     c->facts.explore_calls++;
@@ -418,12 +467,12 @@ static int explore(struct coll_args *a, struct learn_class *c, const struct coll
         return run_plain(a);
     }
     a->params = cand->params;
-    double t0 = PMPI_Wtime();
+    c->entered[c->in_batch] = PMPI_Wtime() - lc->offset;
     int err = dispatch_run(a, cand->alg);
-    c->batch_time += PMPI_Wtime() - t0;
+    c->left[c->in_batch] = PMPI_Wtime() - lc->offset;
     c->batch_failed |= err > 0;
     if (++c->in_batch == batch_length(a, c))
-        end_batch(c, a);
+        end_batch(lc, c, a);
     return err;
 }
 
@@ -452,7 +501,7 @@ int learn_run(struct coll_args *a, struct comm_ctx *ctx)
     if (!c)
         c = class_new(lc, slot, a, &key);
     if (c->state == CLASS_EXPLORING)
-        return explore(a, c, &key);
+        return explore(a, lc, c, &key);
     return c->state == CLASS_SETTLED ? run_settled(a, c, &key) : run_plain(a);
 }
 

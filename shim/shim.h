@@ -104,6 +104,11 @@ void ctx_finalize(void); /* free MPI_COMM_WORLD's context, the keyval, the shado
 MPI_Comm ctx_shadow(void); /* the shim's own communicator, or MPI_COMM_NULL */
 extern int ctx_live;     /* contexts alive now */
 
+/* ---- clock_sync.c: a common clock for measurements ---- */
+/* This rank's PMPI_Wtime minus that of rank 0 of a's communicator, from the
+ * fastest of 8 ping-pongs on a's comm and tag. Collective over it. */
+int clock_offset_of(const struct coll_args *a, double *offset);
+
 /* ---- layout.c: the node of each world rank, and communicators' layouts ---- */
 /* In MPI_Init (collective over the world): learn every world rank's node. */
 int layout_init(int world_rank, int world_size);

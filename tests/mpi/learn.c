@@ -8,6 +8,12 @@
  *   learn confirm ALG         allreduce ALG fast while explored, slow
  *                             after (COLLSHIM_TEST_DELAY ...@8): the
  *                             confirmation settles on the vendor
+ *   learn late MS             the last rank sleeps MS ms before every
+ *                             allreduce (the program's imbalance) and
+ *                             learn.sh slows the vendor's by a little: a
+ *                             call is charged from the last rank's entry,
+ *                             so the lateness is no candidate's and
+ *                             learning settles on a native algorithm
  *   learn write               calls what the round trip checks (learn.sh
  *                             checks the table COLLSHIM_LEARN_OUT gets)
  *   learn read TABLE          under COLLSHIM_TUNING_FILE=TABLE: every call
@@ -20,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "collshim.h"
 #include "expect.h"
@@ -190,6 +197,38 @@ static void fast_then_slow(const char *alg)
     expect(rank, after == 0 && vendor >= 40, what);
 }
 
+/* The last rank comes ms milliseconds late to each of n allreduces. */
+static int late_calls(int ms, int n)
+{
+    int ok = 1;
+    for (int t = 0; t < n; t++) {
+        if (rank == size - 1) {
+            struct timespec nap = {ms / 1000, (long)(ms % 1000) * 1000000L};
+            nanosleep(&nap, NULL);
+        }
+        ok &= call("allreduce", 2, MPI_COMM_WORLD, t);
+    }
+    return ok;
+}
+
+/* learn.sh slows the vendor's allreduce by D (COLLSHIM_TEST_DELAY, every
+ * rank) while the last rank arrives ms >> D late at every call. Charged
+ * from each rank's own entry, every candidate would cost ms and the
+ * vendor ms + D, within the 5% margin: a tie, the vendor. Charged from
+ * the last entry, the vendor costs D and the native algorithms far less. */
+static void late_rank(int ms)
+{
+    int ok = late_calls(ms, 120);
+    long long before = collshim_algorithm_calls("allreduce", "vendor");
+    ok &= late_calls(ms, 20);
+    long long vendor = collshim_algorithm_calls("allreduce", "vendor") - before;
+    char what[256];
+    snprintf(what, sizeof what, "allreduce, a rank %d ms late at every call: settled on a native "
+             "algorithm, not the slowed vendor (%lld of the last 20 calls ran the vendor, %s last)",
+             ms, vendor, collshim_last_algorithm());
+    expect(rank, ok && vendor == 0, what);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -206,6 +245,8 @@ int main(int argc, char **argv)
         }
     } else if (!strcmp(mode, "confirm") && argc > 2) {
         fast_then_slow(argv[2]);
+    } else if (!strcmp(mode, "late") && argc > 2) {
+        late_rank(atoi(argv[2]));
     } else if (!strcmp(mode, "write")) {
         expect(rank, calls("allreduce", 2, 150, MPI_COMM_WORLD), "allreduce: results right");
         expect(rank, calls("bcast", 2, 150, MPI_COMM_WORLD), "bcast: results right");
@@ -213,7 +254,7 @@ int main(int argc, char **argv)
         read_table(argv[2], "allreduce");
         read_table(argv[2], "bcast");
     } else {
-        expect(rank, 0, "usage: learn slow COLL:ALG... | confirm ALG | write | read TABLE");
+        expect(rank, 0, "usage: learn slow COLL:ALG... | confirm ALG | late MS | write | read TABLE");
     }
     int rc = expect_finish(rank, "learn");
     MPI_Finalize();
