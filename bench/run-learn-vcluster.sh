@@ -20,7 +20,10 @@
 #   SIZES (4:1m), REPS (3), FLAVOURS ("openmpi mpich"), BUILD_openmpi,
 #   BUILD_mpich (build directories, default build-<flavour> of the source
 #   tree), OUT (results/ of the first build), RT (1 for Open MPI, 0 for MPICH,
-#   as run-vcluster.sh), PERSIZE (1: the collbench check), TIMEOUT (1500 s),
+#   as run-vcluster.sh), PERSIZE (1: the collbench check), PERSIZE_REPS (1:
+#   collbench checks; per size the median of their ratios is reported, one
+#   pass reads the vendor against itself up to 1.18x), PERSIZE_TIME (collbench
+#   -t, default its own 0.02 s), TIMEOUT (1500 s),
 #   VCLUSTER (path of vcluster.sh), LOCAL=1, KEEP_UP=1
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,18 +96,50 @@ run_flavour() {
         done
     done
     if [ "${PERSIZE:-1}" = 1 ]; then
-        echo "== $flavour collbench under the learned table of rep $((reps - 1))" | tee -a "$log"
         local table="COLLSHIM_TUNING_FILE=$out/learned-$flavour-$tag-rep$((reps - 1)).table"
-        # learnbench's sizes are selection sizes; collbench's allgather and
-        # alltoall sizes are per rank (doc/collbench.md): np times smaller
-        launch "$flavour" "$build" "$table" "$build/collbench" -c allreduce,bcast,reduce_scatter_block \
-            -a vendor,auto -m "$sizes" -o "$out/learn-$flavour-$tag-persize.csv" 2>&1 |
-            tee "$out/learn-$flavour-$tag-persize.txt" >>"$log"
-        launch "$flavour" "$build" "$table" "$build/collbench" -c allgather,alltoall \
-            -a vendor,auto -m "$(per_rank_sizes "$sizes" "$np")" \
-            -o "$out/learn-$flavour-$tag-persize-perrank.csv" 2>&1 |
-            tee -a "$out/learn-$flavour-$tag-persize.txt" >>"$log"
+        local t=() p
+        [ -n "${PERSIZE_TIME:-}" ] && t=(-t "$PERSIZE_TIME")
+        : >"$out/learn-$flavour-$tag-persize.txt"
+        for ((p = 0; p < ${PERSIZE_REPS:-1}; p++)); do
+            echo "== $flavour collbench $p under the learned table of rep $((reps - 1))" | tee -a "$log"
+            # learnbench's sizes are selection sizes; collbench's allgather and
+            # alltoall sizes are per rank (doc/collbench.md): np times smaller
+            launch "$flavour" "$build" "$table" "$build/collbench" -c allreduce,bcast,reduce_scatter_block \
+                -a vendor,auto -m "$sizes" "${t[@]}" -s $((24301 + p)) -o "$out/learn-$flavour-$tag-persize$p.csv" 2>&1 |
+                tee -a "$out/learn-$flavour-$tag-persize.txt" >>"$log"
+            launch "$flavour" "$build" "$table" "$build/collbench" -c allgather,alltoall \
+                -a vendor,auto -m "$(per_rank_sizes "$sizes" "$np")" "${t[@]}" -s $((24301 + p)) \
+                -o "$out/learn-$flavour-$tag-persize-perrank$p.csv" 2>&1 |
+                tee -a "$out/learn-$flavour-$tag-persize.txt" >>"$log"
+        done
+        persize_summary "$out"/learn-"$flavour"-"$tag"-persize*.csv | tee "$out/learn-$flavour-$tag-persize-summary.txt" >>"$log"
     fi
+}
+
+# Per collective and size, over the collbench passes: the median of auto's
+# ratio to the vendor, and what auto ran; then the sizes above 1.05x, those
+# where auto ran the vendor itself (noise) apart from the native ones.
+persize_summary() {
+    awk -F, '!/^#/ && $1 != "coll" && $6 == "auto" && $11 == "ok" {
+            k = $1 " " $3; n[k]++; r[k, n[k]] = $NF; ran[k] = $10
+            if (!(k in order)) { order[k] = ++nk; keys[nk] = k } }
+        function med(k,   i, j, t, m) {
+            m = n[k]
+            for (i = 1; i <= m; i++) v[i] = r[k, i]
+            for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+            return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+        END {
+            printf "# per size: median over the collbench passes of auto / vendor\n"
+            printf "%-22s %8s %6s %-28s %s\n", "coll", "size", "passes", "ran", "x_vendor"
+            for (i = 1; i <= nk; i++) {
+                k = keys[i]; x = med(k); split(k, f, " "); all[i] = x
+                printf "%-22s %8s %6d %-28s %.3f%s\n", f[1], f[2], n[k], ran[k], x, (x > 1.05 ? "  over" : "")
+                if (x > 1.05) { if (ran[k] == "vendor") ov++; else on++ }
+            }
+            for (i = 2; i <= nk; i++) for (j = i; j > 1 && all[j - 1] > all[j]; j--) { t = all[j]; all[j] = all[j - 1]; all[j - 1] = t }
+            printf "# %d sizes: median %.3f, worst %.3f; over 1.05x: %d native, %d where auto ran the vendor itself\n",
+                nk, nk % 2 ? all[(nk + 1) / 2] : (all[nk / 2] + all[nk / 2 + 1]) / 2, all[nk], on, ov
+        }' "$@"
 }
 
 # "4:1m" and np 8 -> "4:131072": the per-rank sizes of the same selection sizes

@@ -7,12 +7,12 @@
  * Candidates: the tables' choice for the call, the vendor, and what each
  * table chooses at the neighbouring sizes (a quarter of the class to four
  * times it), at most LEARN_MAX_CAND, those whose restrictions allow the
- * call. Exploring: round robin, each candidate runs a batch of k calls;
- * every rank notes when it entered and left each one on a common clock
- * (rank 0's, clock_sync.c); one vendor MPI_Allreduce(MAX) on the
- * communicator then gives every rank the last entry and the last exit of
- * each call (and whether it failed anywhere): a call costs the time from
- * the last rank's entry to the last rank's exit. The settling rule
+ * call. Exploring: round robin, each candidate runs a batch of k calls,
+ * timed by every rank; one vendor MPI_Allreduce(MAX) on the communicator
+ * then gives every rank the batch's time (and whether it failed anywhere):
+ * the slowest rank's own time, or with COLLSHIM_LEARN_CHARGE=last_entry
+ * each call's time from the last rank's entry to the last rank's exit on a
+ * common clock (rank 0's, clock_sync.c). The settling rule
  * (learn_settle.c) sees the same numbers on every rank and every rank
  * switches at the same call.
  * Settled: a hash lookup per call, no allocation, no communication.
@@ -45,7 +45,7 @@ struct learn_class {
     int ncand, vendor, cur, rounds;
     int confirming, confirm_rounds; /* after the rule chose a native candidate */
     int in_batch, batch_failed;
-    double entered[LEARN_MAX_BATCH], left[LEARN_MAX_BATCH]; /* the batch's calls, common clock */
+    double entered[LEARN_MAX_BATCH], left[LEARN_MAX_BATCH]; /* the batch's calls (last_entry: common clock) */
     struct learn_cand cand[LEARN_MAX_CAND];
     struct learn_entry facts;      /* key fields and accounting */
 };
@@ -119,7 +119,8 @@ static struct learn_ctx *ctx_state(struct comm_ctx *ctx, const struct coll_args 
     lc->rank = a->rank;
     lc->np = a->size;
     lc->shape = a->shape;
-    sync_clock(lc, a);
+    if (learn_charge == LEARN_CHARGE_LAST_ENTRY)
+        sync_clock(lc, a);
     pthread_mutex_lock(&live_lock);
     lc->next = live;
     if (live)
@@ -418,18 +419,43 @@ static void next_candidate(struct learn_class *c, const struct coll_args *a)
     c->cur = i < 0 ? c->vendor : i;
 }
 
-/* The batch's seconds: each call from the last rank's entry to the last
- * rank's exit (v: k entries, then k exits, each the latest of all ranks).
- * The gap between calls is the program's; waiting for a rank that came
- * late from the previous call is charged to that call, which made it late:
- * an algorithm whose root leaves early (linear bcast) pays for the leaves
- * that leave after it, as in collbench's window fence. Positive: the last
- * rank to enter left after it entered. */
-static double batch_seconds(const double *v, int k)
+/* What the allreduce of end_batch carries (MAX over the ranks), as n
+ * times then the failed and resync flags; returns n.
+ *   own         n = 1: this rank's time in the batch's calls, waiting for
+ *               late ranks included (each rank's own, as it lives it)
+ *   last_entry  n = 2k: the k entries, then the k exits, on the common
+ *               clock: each call from the last rank's entry to the last
+ *               rank's exit. Waiting for a rank that came late (the
+ *               program's imbalance, or the previous call letting it go
+ *               late) is no candidate's; as collbench's window fence. */
+static int batch_pack(const struct learn_ctx *lc, const struct learn_class *c, double *v,
+                      double now)
 {
+    int k = c->in_batch, n = 1;
+    if (learn_charge == LEARN_CHARGE_LAST_ENTRY) {
+        memcpy(v, c->entered, (size_t)k * sizeof *v);
+        memcpy(v + k, c->left, (size_t)k * sizeof *v);
+        n = 2 * k;
+    } else {
+        v[0] = 0;
+        for (int i = 0; i < k; i++)
+            v[0] += c->left[i] - c->entered[i];
+    }
+    v[n] = c->batch_failed;
+    v[n + 1] = learn_charge == LEARN_CHARGE_LAST_ENTRY && lc->rank == 0 &&
+               now - lc->synced > LEARN_RESYNC_S;
+    return n;
+}
+
+/* The batch's seconds from the reduced times. Positive in both charges
+ * (last_entry: the last rank to enter left after it entered). */
+static double batch_seconds(const double *v, int n)
+{
+    if (n == 1)
+        return v[0];
     double s = 0;
-    for (int i = 0; i < k; i++)
-        s += v[k + i] - v[i];
+    for (int i = 0; i < n / 2; i++)
+        s += v[n / 2 + i] - v[i];
     return s;
 }
 
@@ -438,21 +464,20 @@ static double batch_seconds(const double *v, int k)
 static void end_batch(struct learn_ctx *lc, struct learn_class *c, const struct coll_args *a)
 {
     struct learn_cand *cand = &c->cand[c->cur];
-    int k = c->in_batch;
     double v[2 * LEARN_MAX_BATCH + 2], t0 = PMPI_Wtime();
-    memcpy(v, c->entered, (size_t)k * sizeof *v);
-    memcpy(v + k, c->left, (size_t)k * sizeof *v);
-    v[2 * k] = c->batch_failed;
-    v[2 * k + 1] = lc->rank == 0 && t0 - lc->synced > LEARN_RESYNC_S;
-    int err = vendor.allreduce(MPI_IN_PLACE, v, 2 * k + 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
-    double took = err ? 0 : batch_seconds(v, k);
+    int n = batch_pack(lc, c, v, t0);
+    int err = vendor.allreduce(MPI_IN_PLACE, v, n + 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
+    double took = err ? 0 : batch_seconds(v, n);
     c->facts.explore_time += took + (PMPI_Wtime() - t0);
-    if (err || (v[2 * k] > 0 && c->cur != c->vendor))
+    if (err || (v[n] > 0 && c->cur != c->vendor))
         cand->state = CAND_FAILED;
     else if (cand->nsamples < LEARN_MAX_ROUNDS)
-        cand->samples[cand->nsamples++] = took / k;
-    if (!err && v[2 * k + 1] > 0)
+        cand->samples[cand->nsamples++] = took / c->in_batch;
+    if (!err && v[n + 1] > 0) {
         sync_clock(lc, a);
+        c->facts.explore_time += lc->unbilled;
+        lc->unbilled = 0;
+    }
     next_candidate(c, a);
 }
 

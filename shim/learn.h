@@ -11,6 +11,12 @@ struct learn_ctx; /* a communicator's learning state (learn.c) */
 
 extern int learn_enabled;  /* COLLSHIM_LEARN=1 */
 extern int learn_delay_on; /* COLLSHIM_TEST_DELAY is set */
+/* COLLSHIM_LEARN_CHARGE: what a measured call costs (doc/learning.md) */
+enum learn_charge {
+    LEARN_CHARGE_OWN,        /* the slowest rank's own time (default) */
+    LEARN_CHARGE_LAST_ENTRY, /* last rank's entry to last rank's exit, common clock */
+};
+extern enum learn_charge learn_charge;
 /* COLLSHIM_TEST_NOMEM=WHAT@RANK (testing aid): on that rank of
  * MPI_COMM_WORLD, learning's allocations of WHAT fail: ctx (a
  * communicator's state) or class (every class's). */
@@ -18,7 +24,7 @@ extern int learn_delay_on; /* COLLSHIM_TEST_DELAY is set */
 #define LEARN_NOMEM_CLASS 2
 extern int learn_test_nomem;
 
-/* Read COLLSHIM_LEARN, COLLSHIM_LEARN_OUT, COLLSHIM_TEST_DELAY and
+/* Read COLLSHIM_LEARN, COLLSHIM_LEARN_OUT, COLLSHIM_LEARN_CHARGE, COLLSHIM_TEST_DELAY and
  * COLLSHIM_TEST_NOMEM; rank 0 of MPI_COMM_WORLD reports a malformed
  * testing aid. Called after the tables. */
 void learn_config(int world_rank);

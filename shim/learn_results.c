@@ -19,6 +19,7 @@
 
 int learn_enabled;
 int learn_delay_on;
+enum learn_charge learn_charge;
 static const char *learn_out;
 static unsigned test_delay_us[COLLSHIM_MAX_ALGORITHMS];
 
@@ -116,6 +117,18 @@ static void config_nomem(const char *spec, int world_rank)
         learn_test_nomem = strcmp(what, "ctx") ? LEARN_NOMEM_CLASS : LEARN_NOMEM_CTX;
 }
 
+static void config_charge(const char *v, int world_rank)
+{
+    learn_charge = LEARN_CHARGE_OWN;
+    if (!v || !*v || !strcmp(v, "own"))
+        return;
+    if (!strcmp(v, "last_entry"))
+        learn_charge = LEARN_CHARGE_LAST_ENTRY;
+    else if (world_rank == 0)
+        fprintf(stderr, "collshim: COLLSHIM_LEARN_CHARGE: '%s' is not own or last_entry; "
+                        "ignored (own)\n", v);
+}
+
 void learn_config(int world_rank)
 {
     const char *v = getenv("COLLSHIM_LEARN");
@@ -123,6 +136,7 @@ void learn_config(int world_rank)
     learn_out = getenv("COLLSHIM_LEARN_OUT");
     if (learn_out && !*learn_out)
         learn_out = NULL;
+    config_charge(getenv("COLLSHIM_LEARN_CHARGE"), world_rank);
     config_delay(getenv("COLLSHIM_TEST_DELAY"), world_rank);
     config_nomem(getenv("COLLSHIM_TEST_NOMEM"), world_rank);
 }
