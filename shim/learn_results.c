@@ -294,12 +294,13 @@ static void write_header(FILE *f, const char *hosts, int np)
     command_line(cmd, sizeof cmd);
     fprintf(f, "# collshim learned table (COLLSHIM_LEARN=1): the algorithms this run settled on\n"
                "# tool: COLLSHIM_LEARN (collshim %s, %s build)\n# command: %s\n# date: %s\n"
-               "# mpi: %s\n# np: %d\n# hosts: %s\n"
+               "# mpi: %s\n# np: %d\n# hosts: %s\n# charge: %s (COLLSHIM_LEARN_CHARGE)\n"
                "# One rule per (collective, communicator size, nodes, ranks per node, size class);\n"
                "# load it with COLLSHIM_TUNING_FILE. Tables of runs of other sizes merge by\n"
                "# concatenation (cat a.table b.table > both.table): their rules name other np=,\n"
                "# nodes=, ppn= or byte ranges; where two rules match, the first wins.\n",
-            COLLSHIM_VERSION, COLLSHIM_FLAVOUR, cmd, date, version, np, hosts);
+            COLLSHIM_VERSION, COLLSHIM_FLAVOUR, cmd, date, version, np, hosts,
+            learn_charge == LEARN_CHARGE_LAST_ENTRY ? "last_entry" : "own");
 }
 
 static void format_entry_rule(const struct learn_entry *e, char *buf, size_t len)

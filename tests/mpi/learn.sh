@@ -33,7 +33,7 @@ run() { # label np env... -- args
     fi
 }
 
-has_header() { grep -q '^# date: ' "$1" && grep -q '^# mpi: ' "$1" && grep -q "^# np: $2\$" "$1" && grep -q '^# hosts: ' "$1" && grep -q '^# command: .*learn .*write' "$1"; }
+has_header() { grep -q '^# date: ' "$1" && grep -q '^# mpi: ' "$1" && grep -q "^# np: $2\$" "$1" && grep -q '^# hosts: ' "$1" && grep -q '^# charge: own ' "$1" && grep -q '^# command: .*learn .*write' "$1"; }
 has_rule() { grep -Eq "^$2 +np=$3 .*8-16 +@" "$1" && { [ -z "$4" ] || ! grep -Eq "^$2 +np=$3 .*8-16 +@$4( |\$)" "$1"; }; }
 
 nps=${LEARN_NPS:-2 3} # LEARN_NPS=2: a quicker run while developing
