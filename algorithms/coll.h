@@ -160,6 +160,7 @@ enum alg_restriction {
     /* Not restrictions: parameters the algorithm reads (registry_can_run
      * ignores them; learning tries their values, shim/learn.c). */
     ALG_TAKES_SEG         = 1u << 13, /* params.seg: its segment size */
+    ALG_TAKES_WINDOW      = 1u << 14, /* params.outstanding: requests in flight */
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);

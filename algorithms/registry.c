@@ -79,7 +79,7 @@
     X(gatherv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
       "root posts a receive per non-empty block, straight into recvbuf; the default") \
-    X(gatherv, linear_throttled, 0,                                       \
+    X(gatherv, linear_throttled, ALG_TAKES_WINDOW,                                       \
       "Cost = (p-1) alpha + n beta, at most w = outstanding (8) receives in flight", \
       "linear with a Waitany-driven window at the root; large blocks at large p") \
     X(gatherv, inter_linear, ALG_INTER,                                       \
@@ -108,7 +108,7 @@
     X(scatterv, linear, 0,                                       \
       "Cost = (p-1) alpha + n beta", \
       "root posts a send per non-empty block, straight from sendbuf; the default") \
-    X(scatterv, linear_throttled, 0,                                       \
+    X(scatterv, linear_throttled, ALG_TAKES_WINDOW,                                       \
       "Cost = (p-1) alpha + n beta, at most w = outstanding (8) sends in flight", \
       "linear with a Waitany-driven window at the root; large blocks at large p") \
     X(scatterv, inter_linear, ALG_INTER,                                       \
@@ -171,7 +171,7 @@
     X(alltoall, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
-    X(alltoall, scattered, ALG_NO_IN_PLACE,                                       \
+    X(alltoall, scattered, ALG_NO_IN_PLACE | ALG_TAKES_WINDOW,                                       \
       "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
       "all isend/irecv posted, k pairs in flight per window; medium blocks") \
     X(alltoall, inplace, ALG_NEEDS_IN_PLACE,                                       \
@@ -193,7 +193,7 @@
     X(alltoallv, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
       "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
-    X(alltoallv, scattered, ALG_NO_IN_PLACE,                                       \
+    X(alltoallv, scattered, ALG_NO_IN_PLACE | ALG_TAKES_WINDOW,                                       \
       "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
       "all isend/irecv posted, k pairs in flight per window; small and medium blocks") \
     X(alltoallv, inplace, ALG_NEEDS_IN_PLACE,                                       \
@@ -209,7 +209,7 @@
     X(alltoallw, pairwise, ALG_NO_IN_PLACE,                                       \
       "Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends", \
       "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
-    X(alltoallw, scattered, ALG_NO_IN_PLACE,                                       \
+    X(alltoallw, scattered, ALG_NO_IN_PLACE | ALG_TAKES_WINDOW,                                       \
       "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
       "all isend/irecv posted, k pairs in flight per window; small and medium blocks") \
     X(alltoallw, inplace, ALG_NEEDS_IN_PLACE,                                       \

@@ -188,13 +188,16 @@ static int registry_candidate(int alg, enum coll_id coll)
  * order, default parameters) that can run the call, then the segmented
  * ones again with a finer and a coarser segment than their default 64 KiB
  * (16 KiB from 32 KiB up, 256 KiB from 512 KiB up: two segments at least,
- * colltune's sweep). A clearly slower one costs one batch: the rule drops
+ * colltune's sweep), and the windowed ones with 2 and 4 requests in flight
+ * where that is fewer than the p-1 peers (their default 8; colltune sweeps
+ * 2/4/8). A clearly slower one costs one batch: the rule drops
  * it after the first round. On the virtual cluster the tables' choices
  * alone left the learned run 1.20x the colltune table's time, the default
  * segments alone 1.17x (doc/learning.md). */
 static void add_registry_candidates(struct learn_class *c, const struct coll_key *key)
 {
     static const size_t segs[] = {16384, 262144};
+    static const int windows[] = {2, 4};
     unsigned b = size_bucket(key->bytes);
     uint64_t lo = b ? 1ull << (b - 1) : 0; /* the class's, whatever call came first */
     for (int i = 0; i < registry_count; i++)
@@ -204,6 +207,10 @@ static void add_registry_candidates(struct learn_class *c, const struct coll_key
         for (int i = 0; i < registry_count && lo >= 2 * segs[s]; i++)
             if (registry_candidate(i, key->coll) && (registry_table[i].restrictions & ALG_TAKES_SEG))
                 add_candidate(c, i, (struct coll_params){.seg = segs[s]}, key);
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
+        for (int i = 0; i < registry_count && windows[w] < key->np - 1; i++)
+            if (registry_candidate(i, key->coll) && (registry_table[i].restrictions & ALG_TAKES_WINDOW))
+                add_candidate(c, i, (struct coll_params){.outstanding = windows[w]}, key);
 }
 
 static void find_candidates(struct learn_class *c, const struct coll_key *key)
@@ -313,6 +320,7 @@ static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struc
         for (int i = 0; i < c->ncand; i++) {
             c->facts.cand_alg[i] = c->cand[i].alg;
             c->facts.cand_seg[i] = c->cand[i].params.seg;
+            c->facts.cand_window[i] = c->cand[i].params.outstanding;
         }
         learn_entry_get(&c->facts); /* known to the process: shareable, reported */
         if (c->ncand < 2 || c->vendor < 0)

@@ -57,6 +57,7 @@ struct learn_entry {
     struct coll_params params;
     int ncand, cand_alg[LEARN_MAX_CAND];
     size_t cand_seg[LEARN_MAX_CAND]; /* the candidates' seg=, 0: default */
+    int cand_window[LEARN_MAX_CAND]; /* the candidates' outstanding=, 0: default */
     double vendor_mean, chosen_mean; /* seconds per call, slowest rank */
     double explore_calls, settled_calls, explore_time, extra_time, saved_time;
     double classes; /* classes (communicator, size class) counted here */

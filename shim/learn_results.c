@@ -318,11 +318,14 @@ static void tried_names(const struct learn_entry *e, char *buf, size_t len)
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < e->ncand && used < len; i++) {
-        char seg[24] = "";
+        char seg[24] = "", window[24] = "";
         if (e->cand_seg[i])
             tune_format_bytes(e->cand_seg[i], seg, sizeof seg);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? "," : "",
-                                 registry_table[e->cand_alg[i]].name, *seg ? ":seg=" : "", seg);
+        if (e->cand_window[i])
+            snprintf(window, sizeof window, ":outstanding=%d", e->cand_window[i]);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s%s", i ? "," : "",
+                                 registry_table[e->cand_alg[i]].name, *seg ? ":seg=" : "", seg,
+                                 window);
     }
 }
 

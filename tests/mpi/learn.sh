@@ -6,6 +6,8 @@
 #    9th run) loses the confirmation: learning ends on the vendor;
 #  - with COLLSHIM_LEARN_CHARGE=last_entry a rank late at every call does
 #    not hide a slower vendor;
+#  - windowed algorithms are tried with 2 and 4 requests in flight where
+#    that is fewer than the peers;
 #  - the learned table round-trips: written at MPI_Finalize with its
 #    provenance header, loaded by COLLSHIM_TUNING_FILE, every call runs the
 #    learnt algorithm from the first (with and without COLLSHIM_LEARN);
@@ -72,6 +74,12 @@ for np in $nps; do
     run "reload while learning, np $np" $np COLLSHIM_LEARN=1 COLLSHIM_TUNING_FILE="$t" -- \
         "$prog" read "$t"
 done
+# Windows are candidates where they are fewer than the peers: at np 4 (3
+# peers) the scattered alltoall is tried with 2 requests in flight besides
+# its default 8, not with 4 (all 3 at once, as the default).
+run "alltoall windows, np 4" 4 COLLSHIM_LEARN=1 COLLSHIM_REPORT="$dir/a2a.txt" -- "$prog" alltoall
+tried_windows() { grep -Eq '^  alltoall +4 .*scattered:outstanding=2' "$1" && ! grep -q 'outstanding=4' "$1"; }
+expect "np 4: learning tried the scattered alltoall with 2 requests in flight, not 4" tried_windows "$dir/a2a.txt"
 # One rank cannot allocate learning's state (COLLSHIM_TEST_NOMEM): all
 # ranks must run the tables together (a rank running another algorithm in
 # the same call hangs or corrupts), finish with right results, and learn
