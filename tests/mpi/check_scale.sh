@@ -7,6 +7,8 @@
 # counts up to 64 (0, 1: below p, the edge
 # at scale; a 4099-int block per rank would be 16 MiB per rank there).
 # Prints the time each size took. COLLCHECK_SIZES, COLLCHECK_ARGS apply.
+# CHECK_SCALE_SIZES (127 256) and CHECK_SCALE_LOG_SIZES (1024) set empty
+# run none of their sizes (before, an empty value ran the defaults).
 # One launch per size and collective (CHECK_SCALE_COLLS, default all 17, in
 # collcheck's order): np 127 took 74 min of CPU for the first 7 collectives
 # (doc/scale.md), so a size is hours; a launch per collective shows
@@ -33,7 +35,7 @@ run() {
     done
 }
 log=$(mktemp)
-for np in ${CHECK_SCALE_SIZES:-127 256}; do run "$np" ""; done
-for np in ${CHECK_SCALE_LOG_SIZES:-1024}; do run "$np" "--alg $LOG_ALGORITHMS --max-count 64"; done
+for np in ${CHECK_SCALE_SIZES-127 256}; do run "$np" ""; done
+for np in ${CHECK_SCALE_LOG_SIZES-1024}; do run "$np" "--alg $LOG_ALGORITHMS --max-count 64"; done
 rm -f "$log"
 finish check_scale

@@ -488,6 +488,16 @@ START_TEST(sweep_arms_that_run_alike_are_skipped)
     ck_assert(u[4] && u[5] && !u[6]);        /* 3 peers: 4 and 8 are all in flight */
     tune_useful_arms(a, 7, 1 << 20, 2, u);
     ck_assert(u[1] && u[2] && u[3] && u[4] && !u[5] && !u[6]);
+    /* windows 2/4/8/1024: 1024 is "all at once" at 64 ranks, and the 8
+     * stands for it at 8 */
+    struct tune_sweep_arm w[] = {{-1, 0, 0}, {1, 0, 2}, {1, 0, 4}, {1, 0, 8}, {1, 0, 1024}};
+    int v[5];
+    tune_useful_arms(w, 5, 4096, 64, v);
+    ck_assert(v[1] && v[2] && v[3] && v[4]);
+    tune_useful_arms(w, 5, 4096, 8, v);
+    ck_assert(v[1] && v[2] && v[3] && !v[4]);
+    tune_useful_arms(w, 5, 4096, 2000, v);   /* beyond 1025 ranks 1024 is a window */
+    ck_assert(v[1] && v[2] && v[3] && v[4]);
 }
 END_TEST
 
