@@ -30,10 +30,17 @@ export SMPI_ARGS=${SMPI_ARGS-"--cfg=smpi/coll-selector:mpich"}
 [ "$FLAVOUR" = smpi ] || { echo "check-scale runs the smpi flavour (./configure --with-mpi=smpi)"; exit 77; }
 LOG_ALGORITHMS=dissemination,recursive_doubling,tree,binomial,scatter_rdb_allgather,binary_pipeline,bruck,rabenseifner,reduce_bcast,recursive_halving,reduce_scatterv,node
 status=0
-COLLS=${CHECK_SCALE_COLLS:-barrier bcast gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv alltoallw reduce allreduce reduce_scatter reduce_scatter_block scan exscan}
+ALL_COLLS="barrier bcast gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv alltoallw reduce allreduce reduce_scatter reduce_scatter_block"
+COLLS=${CHECK_SCALE_COLLS:-$ALL_COLLS scan exscan}
+# Not scan and exscan at 1024 unless named: SMPI's own MPI_Scan, the
+# reference, posts a receive from every lower rank and completes them with
+# MPI_Waitany, whose cost in SimGrid 3.32 grows with the requests pending
+# (CommImpl::finish): one scan launch at 1024 ran 20 min of CPU there
+# without finishing a case.
+LOG_COLLS=${CHECK_SCALE_COLLS:-$ALL_COLLS}
 run() {
     local t0 c
-    for c in $COLLS; do
+    for c in $3; do
         t0=$SECONDS
         COLLCHECK_MODES=${CHECK_SCALE_MODES:-blocking} COLLCHECK_SIZES="$1" COLLCHECK_ARGS="--coll $c $2 ${COLLCHECK_ARGS:-}" \
             bash "$TOP_SRCDIR/tests/mpi/matrix.sh" | tee "$log" | grep -E '^(== |FAIL)' | head -60
@@ -43,7 +50,7 @@ run() {
     done
 }
 log=$(mktemp)
-for np in ${CHECK_SCALE_SIZES-127 256}; do run "$np" ""; done
-for np in ${CHECK_SCALE_LOG_SIZES-1024}; do run "$np" "--alg $LOG_ALGORITHMS --max-count 64"; done
+for np in ${CHECK_SCALE_SIZES-127 256}; do run "$np" "" "$COLLS"; done
+for np in ${CHECK_SCALE_LOG_SIZES-1024}; do run "$np" "--alg $LOG_ALGORITHMS --max-count 64" "$LOG_COLLS"; done
 rm -f "$log"
 finish check_scale
