@@ -30,14 +30,24 @@ else
 3 0,1,0 nonblocking $rooted
 3 1,1,0 persistent $blocks"
 fi
-log=$(mktemp)
+log=$(mktemp) out=$(mktemp)
+# collcheck's "ok" lines go to rank 0's stderr, its summary to stdout; mpirun
+# forwards the two streams separately and can break a line of one with a
+# chunk of the other, so they are kept apart and the summary appended after.
+collcheck() {
+    local np=$1; shift
+    local rc=0
+    mpi_run "$np" "$@" >"$out" 2>"$log" </dev/null || rc=$?
+    cat "$out" >>"$log"
+    return $rc
+}
 while read -r np spec mode must; do
     env=(COLLSHIM_NODES="$spec")
     cmode=$mode
     [ "$mode" = schedule ] && { env+=(COLLSHIM_SCHEDULE_BLOCKING=1); cmode=blocking; }
     start=$SECONDS
-    if ! mpi_run "$np" "${env[@]}" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --mode "$cmode" --quick \
-        --coll "$colls" --alg "$algs" -v >"$log" 2>&1 </dev/null; then
+    if ! collcheck "$np" "${env[@]}" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --mode "$cmode" --quick \
+        --coll "$colls" --alg "$algs" -v; then
         grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np $spec $mode: collcheck did not finish"; tail -5 "$log"; }
     fi
     echo "== np=$np COLLSHIM_NODES=$spec $mode ($((SECONDS - start)) s)"
@@ -53,10 +63,10 @@ while read -r np spec mode must; do
     fi
 done <<<"$cases"
 # A malformed spec: said once by rank 0, the real nodes (one here) are used.
-mpi_run 2 "COLLSHIM_NODES=0,x" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --quick --coll barrier \
-    --alg node -v >"$log" 2>&1 </dev/null
+collcheck 2 "COLLSHIM_NODES=0,x" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --quick --coll barrier \
+    --alg node -v
 count_results "$log"
 expect "malformed COLLSHIM_NODES said once" [ "$(grep -c "COLLSHIM_NODES='0,x' is not" "$log")" -eq 1 ]
 expect "malformed COLLSHIM_NODES: one node, the vendor runs" grep -q '^ok   barrier/node .*(restricted' "$log"
-rm -f "$log"
+rm -f "$log" "$out"
 finish node_matrix
