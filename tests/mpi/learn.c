@@ -275,8 +275,11 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "alltoall")) {
         expect(rank, alltoalls(64, 200), "alltoall: results right while learning and after");
     } else if (!strcmp(mode, "write")) {
-        expect(rank, calls("allreduce", 2, 150, MPI_COMM_WORLD), "allreduce: results right");
-        expect(rank, calls("bcast", 2, 150, MPI_COMM_WORLD), "bcast: results right");
+        /* 400: past the rule's worst case (336 calls, slow_on_world); with
+         * 150 a CI run on a loaded machine ended with bcast unsettled and
+         * no rule to write. */
+        expect(rank, calls("allreduce", 2, 400, MPI_COMM_WORLD), "allreduce: results right");
+        expect(rank, calls("bcast", 2, 400, MPI_COMM_WORLD), "bcast: results right");
     } else if (!strcmp(mode, "read") && argc > 2) {
         read_table(argv[2], "allreduce");
         read_table(argv[2], "bcast");
