@@ -196,6 +196,30 @@ START_TEST(builtin_table_always_has_a_native_algorithm)
 }
 END_TEST
 
+/* The built-in rules measured at p = 256 on SMPI's fat tree (doc/scale.md),
+ * on 16 nodes of 16 in blocks, against the p = 64 rules they bound. */
+static const char *builtin_pick(enum coll_id c, int np, uint64_t bytes)
+{
+    const struct tune_table *tables[] = {&env_t};
+    struct coll_key k = key(c, np, bytes, (int)(bytes / 4), 1);
+    k.shape = (struct node_shape){np / 16, 16, 1, 1};
+    return registry_table[tune_select(tables, 1, &k).alg].name;
+}
+
+START_TEST(builtin_rules_at_256_ranks)
+{
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    /* allgather, 16 KiB blocks: the ring to 128 ranks, neighbor exchange beyond */
+    ck_assert_str_eq(builtin_pick(COLL_allgather, 64, 64 * 65536), "ring");
+    ck_assert_str_eq(builtin_pick(COLL_allgather, 256, 256 * 16384), "neighbor_exchange");
+    /* alltoall: 32 B blocks node-aware at 256, scattered from 64 B; at 64
+     * ranks the same 8k of key (128 B blocks) stays scattered */
+    ck_assert_str_eq(builtin_pick(COLL_alltoall, 256, 256 * 32), "node");
+    ck_assert_str_eq(builtin_pick(COLL_alltoall, 256, 256 * 64), "scattered");
+    ck_assert_str_eq(builtin_pick(COLL_alltoall, 64, 64 * 128), "scattered");
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     Suite *s = suite_create("selector");
@@ -209,6 +233,7 @@ Suite *selector_suite(void)
     tcase_add_test(tc, restrictions_walk_on);
     tcase_add_test(tc, steps_skip_the_vendor);
     tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
+    tcase_add_test(tc, builtin_rules_at_256_ranks);
     tcase_add_test(tc, inter_rules_match_inter_keys_only);
     suite_add_tcase(s, tc);
     return s;
