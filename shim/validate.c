@@ -123,6 +123,12 @@ static int check_alias_reduction(struct coll_args *a, int n, int recv_significan
     return MPI_SUCCESS;
 }
 
+/* Bytes before this rank's own block of count elements of type. */
+static MPI_Aint own_offset(const struct coll_args *a, int count, MPI_Datatype type)
+{
+    return (MPI_Aint)a->rank * count * (MPI_Aint)buf_type_size(type);
+}
+
 /* Data movement: MPICH refuses the aliases it can see cheaply (MPI_ERR_BUFFER):
  * this rank's own block when send and receive counts and types are equal
  * (gather, allgather at the block of the rank; scatter at the root), the
@@ -132,17 +138,23 @@ static int check_alias_movement(const struct coll_args *a)
 {
     const char *s = a->sendbuf, *r = a->recvbuf;
     int same = a->sendtype == a->recvtype && a->sendcount == a->recvcount && a->sendcount != 0;
-    MPI_Aint own = (MPI_Aint)a->rank * a->recvcount * buf_type_size(a->recvtype);
+    int root = a->rank == a->root;
     if (!VENDOR_IS_MPICH || a->in_place || !s || !r)
         return MPI_SUCCESS;
+    /* A type is asked its size only where it is significant: a non-root's
+     * receive type of gather may be MPI_DATATYPE_NULL, and alltoallw has
+     * none, and PMPI_Type_size_x would raise MPI_ERR_TYPE on the world's
+     * (fatal) handler. */
     switch (a->coll) {
     case COLL_gather:
-        return a->rank == a->root && same && s == r + own ? MPI_ERR_BUFFER : MPI_SUCCESS;
+        return root && same && s == r + own_offset(a, a->recvcount, a->recvtype)
+                   ? MPI_ERR_BUFFER : MPI_SUCCESS;
     case COLL_allgather:
-        return same && s == r + own ? MPI_ERR_BUFFER : MPI_SUCCESS;
+        return same && s == r + own_offset(a, a->recvcount, a->recvtype) ? MPI_ERR_BUFFER
+                                                                          : MPI_SUCCESS;
     case COLL_scatter:
-        own = (MPI_Aint)a->rank * a->sendcount * buf_type_size(a->sendtype);
-        return a->rank == a->root && same && r == s + own ? MPI_ERR_BUFFER : MPI_SUCCESS;
+        return root && same && r == s + own_offset(a, a->sendcount, a->sendtype)
+                   ? MPI_ERR_BUFFER : MPI_SUCCESS;
     case COLL_alltoall:
         return same && s == r ? MPI_ERR_BUFFER : MPI_SUCCESS;
     case COLL_alltoallv:

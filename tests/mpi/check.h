@@ -33,6 +33,7 @@ struct check_case {
     int runs;           /* times the collective is called (check_expect_runs) */
     int expect_alg;     /* 1: alg must run; 0: restrictions forbid, vendor must */
     int failed;
+    int raised_before;  /* error handler invocations before the case */
     char why[256];
 };
 
