@@ -2,6 +2,7 @@
  * runs schedules (see sched.h). */
 #include "sched.h"
 #include "common/buf.h"
+#include "common/scratch.h"
 #include "common/tls.h"
 
 #include <stdlib.h>
@@ -219,7 +220,7 @@ void sched_free(struct sched *s)
         return;
     drop_requests(s);
     for (int i = 0; i < s->nmem; i++)
-        free(s->mem[i]);
+        scratch_put(s->mem[i]);
     for (int i = 0; i < s->ntypes; i++)
         PMPI_Type_free(&s->types[i]);
     free(s->steps);

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "shim.h"
 #include "learn.h"
+#include "../algorithms/common/scratch.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
         ctx_finalize();
         types_finalize();
         config_free();
+        scratch_release(); /* this thread's; other threads' at their exit */
         PMPI_Comm_free_keyval(&finalize_keyval);
         shim_state = 2;
     }

@@ -17,6 +17,7 @@
 #include "../common/inter.h"
 #include "../common/p2p.h"
 #include "../common/pattern.h"
+#include "../common/scratch.h"
 
 #include <stdlib.h>
 
@@ -50,7 +51,7 @@ static int *runs_layout(int count, int p, int q)
 static int transfer(const struct coll_args *a, const void *block)
 {
     int p = a->size, q = a->remote_size, n = 0, err = MPI_SUCCESS;
-    MPI_Request *reqs = malloc(((size_t)q + 1) * sizeof *reqs);
+    MPI_Request *reqs = scratch_get(((size_t)q + 1) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int b = 0; b < q && !err; b++) {
@@ -64,7 +65,7 @@ static int transfer(const struct coll_args *a, const void *block)
         err = p2p_isend(block, mine, a->datatype, receiver(a->rank, p, q), a, &reqs[n++]);
     if (!err)
         err = p2p_waitall(n, reqs);
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 

@@ -42,6 +42,7 @@
 #include "../common/buf.h"
 #include "../common/p2p.h"
 #include "../common/p2p_bytes.h"
+#include "../common/scratch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,11 @@ static size_t bruck_gather(const struct bruck *b, char *msg, int p, int dist, in
 /* The working blocks that move at dist as one type over work. */
 static int moving_type(const struct bruck *b, int p, int dist, MPI_Datatype *type)
 {
-    MPI_Aint *disp = malloc((size_t)p * sizeof *disp);
+    MPI_Aint *disp = scratch_get((size_t)p * sizeof *disp);
     MPI_Datatype block;
     int n = 0, len, err = disp ? big_type((MPI_Aint)b->bb, MPI_BYTE, &len, &block) : MPI_ERR_NO_MEM;
     if (err) {
-        free(disp);
+        scratch_put(disp);
         return err;
     }
     for (int k = 0; k < p; k++)
@@ -87,7 +88,7 @@ static int moving_type(const struct bruck *b, int p, int dist, MPI_Datatype *typ
     if (!err && (err = PMPI_Type_commit(type)))
         PMPI_Type_free(type);
     big_type_free(MPI_BYTE, &block);
-    free(disp);
+    scratch_put(disp);
     return err;
 }
 

@@ -6,13 +6,14 @@
  * Cost = q alpha (sends and receives overlap; one round), q = the other
  * group's size; small groups, where it beats 2 Cost(barrier, p) + alpha. */
 #include "../common/p2p.h"
+#include "../common/scratch.h"
 
 #include <stdlib.h>
 
 int barrier_inter_direct(const struct coll_args *a)
 {
     int q = a->remote_size, n = 0, err = MPI_SUCCESS;
-    MPI_Request *reqs = malloc(2 * (size_t)q * sizeof *reqs);
+    MPI_Request *reqs = scratch_get(2 * (size_t)q * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int j = 0; j < q && !err; j++)
@@ -21,6 +22,6 @@ int barrier_inter_direct(const struct coll_args *a)
         err = p2p_isend(NULL, 0, MPI_BYTE, j, a, &reqs[n++]);
     if (!err)
         err = p2p_waitall(n, reqs);
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }

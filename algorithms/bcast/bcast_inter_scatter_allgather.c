@@ -10,6 +10,7 @@
 #include "../common/inter.h"
 #include "../common/p2p.h"
 #include "../common/pattern.h"
+#include "../common/scratch.h"
 
 #include <stdlib.h>
 
@@ -28,13 +29,13 @@ static int root_sends(const struct coll_args *a)
 {
     int q = a->remote_size, n = 0, err;
     int *layout = block_layout(a->count, q);
-    MPI_Request *reqs = malloc((size_t)q * sizeof *reqs);
+    MPI_Request *reqs = scratch_get((size_t)q * sizeof *reqs);
     struct inter_blocks b = {.buf = a->recvbuf, .type = a->datatype, .counts = layout,
                              .displs = layout ? layout + q : NULL};
     err = layout && reqs ? inter_post_blocks(a, &b, 1, reqs, &n) : MPI_ERR_NO_MEM;
     if (!err)
         err = p2p_waitall(n, reqs);
-    free(reqs);
+    scratch_put(reqs);
     buf_free(layout);
     return err;
 }

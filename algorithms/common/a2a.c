@@ -4,6 +4,7 @@
 #include "a2a_pattern.h"
 #include "buf.h"
 #include "p2p.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 
@@ -143,7 +144,7 @@ int a2a_scattered(const struct coll_args *a)
         return err;
     if (window > a->size - 1)
         window = a->size - 1;
-    MPI_Request *reqs = malloc(2 * (size_t)window * sizeof *reqs);
+    MPI_Request *reqs = scratch_get(2 * (size_t)window * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int first = 1; first < a->size && !err; first += window) {
@@ -153,7 +154,7 @@ int a2a_scattered(const struct coll_args *a)
         if (!err)
             err = werr;
     }
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 

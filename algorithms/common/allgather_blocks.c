@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "p2p.h"
 #include "p2p_bytes.h"
+#include "scratch.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ static int adjacent(const struct agb_layout *l, int first, int n, MPI_Aint *star
  * so neither element offsets nor their bytes need to fit an int. */
 static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_msg *m)
 {
-    MPI_Aint *disp = malloc((size_t)n * (sizeof *disp + sizeof(int))), extent = buf_extent(l->type);
+    MPI_Aint *disp = scratch_get((size_t)n * (sizeof *disp + sizeof(int))), extent = buf_extent(l->type);
     int err;
     if (!disp)
         return MPI_ERR_NO_MEM;
@@ -73,7 +74,7 @@ static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_
         m->count = 1;
         m->owned = 1;
     }
-    free(disp);
+    scratch_put(disp);
     return err;
 }
 
@@ -204,7 +205,7 @@ int agb_recursive_doubling(const struct coll_args *a)
  * other (this rank's counts and type: the byte sizes agree everywhere). */
 static size_t *bruck_offsets(const struct agb_layout *l, int r)
 {
-    size_t *off = malloc(((size_t)l->p + 1) * sizeof *off), tsize = buf_type_size(l->type);
+    size_t *off = scratch_get(((size_t)l->p + 1) * sizeof *off), tsize = buf_type_size(l->type);
     if (!off)
         return NULL;
     off[0] = 0;
@@ -265,6 +266,6 @@ int agb_bruck(const struct coll_args *a)
     if (!err)
         err = bruck_unrotate(a, &l, tmp, off);
     buf_free(tmp);
-    free(off);
+    scratch_put(off);
     return err;
 }

@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "p2p.h"
 #include "pattern.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 
@@ -52,14 +53,14 @@ int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
         return MPI_SUCCESS;
     if (a->rank != root)
         return p2p_recv(buf, count, type, root, a);
-    MPI_Request *reqs = malloc((size_t)(p - 1) * sizeof *reqs);
+    MPI_Request *reqs = scratch_get((size_t)(p - 1) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int rel = 1; rel < p && !err; rel++)
         if (!(err = p2p_isend(buf, count, type, pat_abs(rel, root, p), a, &reqs[n])))
             n++;
     int werr = p2p_waitall(n, reqs);
-    free(reqs);
+    scratch_put(reqs);
     return err ? err : werr;
 }
 

@@ -2,6 +2,7 @@
  * size (see buf.h). */
 #include "buf.h"
 #include "p2p_bytes.h"
+#include "scratch.h"
 #include "../sched.h"
 
 #include <limits.h>
@@ -29,9 +30,9 @@ void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type)
 
 void *buf_bytes(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = scratch_get(n);
     if (p && sched_building() && sched_keep_mem(sched_building(), p)) {
-        free(p);
+        scratch_put(p);
         return NULL;
     }
     return p;
@@ -61,7 +62,7 @@ int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base
 void buf_free(void *base)
 {
     if (!sched_building())
-        free(base);
+        scratch_put(base);
 }
 
 void buf_type_free(MPI_Datatype *type)
@@ -204,12 +205,12 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
         return buf_pack(src, scount, stype, data_start(dst, rtype), a);
     if (scontig)
         return buf_unpack(data_start(src, stype), dst, rcount, rtype, a);
-    if (!(tmp = malloc(n)))
+    if (!(tmp = scratch_get(n)))
         return MPI_ERR_NO_MEM;
     err = buf_pack(src, scount, stype, tmp, a);
     if (!err)
         err = buf_unpack(tmp, dst, rcount, rtype, a);
-    free(tmp);
+    scratch_put(tmp);
     return err;
 }
 

@@ -3,6 +3,7 @@
 #include "buf.h"
 #include "p2p.h"
 #include "pattern.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 
@@ -97,7 +98,7 @@ int inter_root_blocks_window(const struct coll_args *a, const struct inter_block
     int q = a->remote_size, next = 0, n = 0, err = MPI_SUCCESS, posted, idx;
     if (window <= 0 || window > q)
         window = q;
-    MPI_Request *reqs = malloc((size_t)(window > 0 ? window : 1) * sizeof *reqs);
+    MPI_Request *reqs = scratch_get((size_t)(window > 0 ? window : 1) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     while (!err && n < window && next < q) {
@@ -110,7 +111,7 @@ int inter_root_blocks_window(const struct coll_args *a, const struct inter_block
         for (posted = 0; !err && !posted && next < q;)
             err = post_block(a, b, sending, next++, &reqs[idx], &posted);
     }
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 
@@ -128,7 +129,7 @@ int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
                    const struct inter_blocks *in)
 {
     int n = 0, m = 0, err;
-    MPI_Request *reqs = malloc(2 * (size_t)(a->remote_size > 0 ? a->remote_size : 1) *
+    MPI_Request *reqs = scratch_get(2 * (size_t)(a->remote_size > 0 ? a->remote_size : 1) *
                                sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
@@ -137,7 +138,7 @@ int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
         err = inter_post_blocks(a, out, 1, reqs + n, &m);
     if (!err)
         err = p2p_waitall(n + m, reqs);
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 

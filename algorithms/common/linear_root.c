@@ -3,6 +3,7 @@
 #include "linear_root.h"
 #include "buf.h"
 #include "p2p.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 
@@ -45,7 +46,7 @@ int lin_root_exchange(const struct coll_args *a, int root, const struct lin_bloc
     int next = 0, peer, err = MPI_SUCCESS, n = 0;
     if (window <= 0 || window > a->size - 1)
         window = a->size - 1;
-    MPI_Request *reqs = malloc((size_t)(window > 0 ? window : 1) * sizeof *reqs);
+    MPI_Request *reqs = scratch_get((size_t)(window > 0 ? window : 1) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     while (!err && n < window && (peer = next_peer(a, root, b, &next)) >= 0)
@@ -57,7 +58,7 @@ int lin_root_exchange(const struct coll_args *a, int root, const struct lin_bloc
         if ((peer = next_peer(a, root, b, &next)) >= 0)
             err = post(a, b, sending, peer, &reqs[idx]);
     }
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 

@@ -31,6 +31,7 @@
 #include "buf.h"
 #include "p2p.h"
 #include "pattern.h"
+#include "scratch.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -92,8 +93,8 @@ static int build_node(enum rtree_shape shape, int root, int commutative,
     struct rt_side sides[2];
     n->parent = -1;
     n->nchild = 0;
-    n->child = malloc((size_t)p * sizeof *n->child);
-    n->left = malloc((size_t)p);
+    n->child = scratch_get((size_t)p * sizeof *n->child);
+    n->left = scratch_get((size_t)p);
     if (!n->child || !n->left)
         return MPI_ERR_NO_MEM;
     if (commutative) {
@@ -144,9 +145,9 @@ static MPI_Request *send_req(struct rt_run *r, int slot)
 static int pool_alloc(struct rt_run *r)
 {
     int slots = r->nseg > 1 ? RT_SLOTS : 1, k = r->node.nchild;
-    r->buf = calloc((size_t)(RT_SLOTS * k + 1), sizeof *r->buf);
-    r->base = calloc((size_t)(RT_SLOTS * k + 1), sizeof *r->base);
-    r->req = malloc((size_t)(RT_SLOTS * (k + 1)) * sizeof *r->req);
+    r->buf = scratch_get_zeroed((size_t)(RT_SLOTS * k + 1) * sizeof *r->buf);
+    r->base = scratch_get_zeroed((size_t)(RT_SLOTS * k + 1) * sizeof *r->base);
+    r->req = scratch_get((size_t)(RT_SLOTS * (k + 1)) * sizeof *r->req);
     if (!r->buf || !r->base || !r->req)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < RT_SLOTS * (k + 1); i++)
@@ -238,11 +239,11 @@ static int run_finish(struct rt_run *r, int err)
     }
     for (int i = 0; r->base && i < RT_SLOTS * r->node.nchild; i++)
         buf_free(r->base[i]);
-    free(r->buf);
-    free(r->base);
-    free(r->req);
-    free(r->node.child);
-    free(r->node.left);
+    scratch_put(r->buf);
+    scratch_put(r->base);
+    scratch_put(r->req);
+    scratch_put(r->node.child);
+    scratch_put(r->node.left);
     return err;
 }
 

@@ -7,6 +7,7 @@
 #include "p2p.h"
 #include "p2p_bytes.h"
 #include "rs_pattern.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 
@@ -14,7 +15,7 @@ int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
 {
     b->p = p;
     b->counts = counts;
-    b->owned = b->displs = malloc((size_t)(p + 1) * sizeof *b->displs);
+    b->owned = b->displs = scratch_get((size_t)(p + 1) * sizeof *b->displs);
     if (!b->displs)
         return MPI_ERR_NO_MEM;
     b->displs[0] = 0;
@@ -26,7 +27,7 @@ int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
 /* One allocation: p + 1 displacements, then p counts. */
 int rs_blocks_even(struct rs_blocks *b, int count, int p)
 {
-    MPI_Aint *displs = malloc((size_t)(p + 1) * sizeof *displs + (size_t)p * sizeof(int));
+    MPI_Aint *displs = scratch_get((size_t)(p + 1) * sizeof *displs + (size_t)p * sizeof(int));
     if (!displs)
         return MPI_ERR_NO_MEM;
     int *counts = (int *)(displs + p + 1);
@@ -41,7 +42,7 @@ int rs_blocks_even(struct rs_blocks *b, int count, int p)
 
 void rs_blocks_free(struct rs_blocks *b)
 {
-    free(b->owned);
+    scratch_put(b->owned);
     b->owned = b->displs = NULL;
 }
 
@@ -164,12 +165,12 @@ int rs_folded_run(const struct coll_args *a, const int *counts, rs_virtual_fn bo
 
 int rs_block_run(const struct coll_args *a, rs_core_fn core)
 {
-    int *counts = malloc((size_t)a->size * sizeof(int)), err;
+    int *counts = scratch_get((size_t)a->size * sizeof(int)), err;
     if (!counts)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < a->size; i++)
         counts[i] = a->recvcount;
     err = core(a, counts);
-    free(counts);
+    scratch_put(counts);
     return err;
 }

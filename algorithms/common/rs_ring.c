@@ -24,6 +24,7 @@
 #include "rs_ring.h"
 #include "buf.h"
 #include "p2p.h"
+#include "scratch.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ static int ring_init(struct ring *g, const struct coll_args *a, const struct rs_
 {
     *g = (struct ring){.a = a, .b = b, .seg = seg_elems(a, b)};
     int max = nsegs(g, rs_blocks_max(b)) + 1;
-    g->rreq = malloc(3 * (size_t)max * sizeof(MPI_Request));
+    g->rreq = scratch_get(3 * (size_t)max * sizeof(MPI_Request));
     g->sreq[0] = g->rreq + max;
     g->sreq[1] = g->rreq + 2 * max;
     return g->rreq ? MPI_SUCCESS : MPI_ERR_NO_MEM;
@@ -158,7 +159,7 @@ int ring_reduce_scatter(const struct coll_args *a, const struct rs_blocks *b, co
         err = buf_copy(tmp[(a->size - 2) % 2], my, t, out, my, t, a);
     buf_free(base[0]);
     buf_free(base[1]);
-    free(g.rreq);
+    scratch_put(g.rreq);
     return err;
 }
 
@@ -171,7 +172,7 @@ int ring_allgather(const struct coll_args *a, const struct rs_blocks *b, void *b
     if ((err = ring_init(&g, a, b)))
         return err;
     err = pass(&g, 0, NULL, buf, NULL);
-    free(g.rreq);
+    scratch_put(g.rreq);
     return err;
 }
 

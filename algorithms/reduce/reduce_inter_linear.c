@@ -9,6 +9,7 @@
 #include "../common/buf.h"
 #include "../common/inter.h"
 #include "../common/p2p.h"
+#include "../common/scratch.h"
 
 #include <stdlib.h>
 
@@ -16,7 +17,7 @@ static int root_folds(const struct coll_args *a)
 {
     int q = a->remote_size, err;
     void *base = NULL, *tmp = NULL;
-    MPI_Request *reqs = malloc((size_t)q * sizeof *reqs);
+    MPI_Request *reqs = scratch_get((size_t)q * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     err = buf_alloc_checked((MPI_Aint)(q - 1) * a->count, a->datatype, &tmp, &base);
@@ -31,7 +32,7 @@ static int root_folds(const struct coll_args *a)
         err = buf_reduce(buf_at(tmp, (MPI_Aint)i * a->count, a->datatype), a->recvbuf,
                          a->count, a->datatype, a->op);
     buf_free(base);
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 

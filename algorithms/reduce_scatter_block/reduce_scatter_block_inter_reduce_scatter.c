@@ -18,6 +18,7 @@
 #include "../common/inter.h"
 #include "../common/p2p.h"
 #include "../common/pattern.h"
+#include "../common/scratch.h"
 
 #include <stdlib.h>
 
@@ -34,7 +35,7 @@ static int transfer(const struct coll_args *a, int n, const void *mine)
 {
     int p = a->size, q = a->remote_size, lo, hi, nreq = 0, err = MPI_SUCCESS;
     int theirs = n / q, my_lo = a->rank * a->recvcount, my_hi = my_lo + a->recvcount;
-    MPI_Request *reqs = malloc((2 * (size_t)q + 2) * sizeof *reqs);
+    MPI_Request *reqs = scratch_get((2 * (size_t)q + 2) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int b = 0; b < q && !err; b++) { /* remote pieces over my block */
@@ -54,7 +55,7 @@ static int transfer(const struct coll_args *a, int n, const void *mine)
     }
     if (!err)
         err = p2p_waitall(nreq, reqs);
-    free(reqs);
+    scratch_put(reqs);
     return err;
 }
 
