@@ -21,9 +21,12 @@ static int grow(void **arr, int n, int *cap, size_t sz)
     if (n < *cap)
         return MPI_SUCCESS;
     int ncap = *cap ? 2 * *cap : 16;
-    void *p = realloc(*arr, (size_t)ncap * sz);
+    void *p = scratch_get((size_t)ncap * sz);
     if (!p)
         return MPI_ERR_NO_MEM;
+    if (*arr)
+        memcpy(p, *arr, (size_t)*cap * sz);
+    scratch_put(*arr);
     *arr = p;
     *cap = ncap;
     return MPI_SUCCESS;
@@ -107,7 +110,7 @@ static int copy_peers(struct sched *s)
     int n = s->args.remote_size ? s->args.remote_size : s->args.size;
     if (!s->args.peers)
         return MPI_SUCCESS;
-    s->peers = malloc((size_t)n * sizeof *s->peers);
+    s->peers = scratch_get((size_t)n * sizeof *s->peers);
     if (!s->peers)
         return MPI_ERR_NO_MEM;
     memcpy(s->peers, s->args.peers, (size_t)n * sizeof *s->peers);
@@ -118,7 +121,7 @@ static int copy_peers(struct sched *s)
 int sched_build(const struct coll_args *a, int alg, coll_algorithm_fn run,
                 struct sched **out)
 {
-    struct sched *s = calloc(1, sizeof *s);
+    struct sched *s = scratch_get_zeroed(sizeof *s);
     int err;
     *out = NULL;
     if (!s)
@@ -223,11 +226,11 @@ void sched_free(struct sched *s)
         scratch_put(s->mem[i]);
     for (int i = 0; i < s->ntypes; i++)
         PMPI_Type_free(&s->types[i]);
-    free(s->steps);
-    free(s->reqs);
-    free(s->waits);
-    free(s->mem);
-    free(s->types);
-    free(s->peers);
-    free(s);
+    scratch_put(s->steps);
+    scratch_put(s->reqs);
+    scratch_put(s->waits);
+    scratch_put(s->mem);
+    scratch_put(s->types);
+    scratch_put(s->peers);
+    scratch_put(s);
 }

@@ -23,6 +23,7 @@
 #include "shim.h"
 #include "../algorithms/registry.h"
 #include "../algorithms/sched.h"
+#include "../algorithms/common/scratch.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -182,7 +183,7 @@ static void unlink_active(struct nbc_request *r)
 static void release(struct nbc_request *r)
 {
     sched_free(r->s);
-    free(r);
+    scratch_put(r);
 }
 
 /* The schedule has finished: hand the result to the user's request. Not
@@ -441,12 +442,12 @@ int nbc_persistent_free(struct nbc_request *r, MPI_Request *req)
  * remembered so that each MPI_Start counts as a run of it. */
 int nbc_vendor_persistent(const struct coll_args *a, int alg, MPI_Info info, MPI_Request *req)
 {
-    struct nbc_request *r = calloc(1, sizeof *r);
+    struct nbc_request *r = scratch_get_zeroed(sizeof *r);
     int err;
     if (!r)
         return MPI_ERR_NO_MEM;
     if ((err = vendor_init(a, info, req))) {
-        free(r);
+        scratch_put(r);
         return err;
     }
     r->kind = NBC_PERSISTENT;
@@ -456,7 +457,7 @@ int nbc_vendor_persistent(const struct coll_args *a, int alg, MPI_Info info, MPI
     err = remember(r);
     pthread_mutex_unlock(&lock);
     if (err)
-        free(r);
+        scratch_put(r);
     return MPI_SUCCESS;
 }
 
@@ -496,13 +497,13 @@ static int begin_with(const struct coll_args *a, struct comm_ctx *ctx, int alg,
     b.tag = call_tag(ctx, kind);
     if (kind == NBC_NONBLOCKING && (r = reuse(&b, ctx, alg, b.tag)))
         return (err = begin_nonblocking(r, req)) ? (release(r), err) : MPI_SUCCESS;
-    if (!(r = calloc(1, sizeof *r)))
+    if (!(r = scratch_get_zeroed(sizeof *r)))
         return MPI_ERR_NO_MEM;
     r->kind = kind;
     r->ctx_serial = ctx->serial;
     r->cacheable = kind == NBC_NONBLOCKING && cacheable(&b);
     if ((err = sched_build(&b, alg, run, &r->s))) {
-        free(r);
+        scratch_put(r);
         return err;
     }
     err = kind == NBC_PERSISTENT ? begin_persistent(r, req) : begin_nonblocking(r, req);
