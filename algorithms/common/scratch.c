@@ -1,10 +1,14 @@
 /* scratch.c - temporaries reused from call to call (see scratch.h).
  *
- * Each block carries a header with its capacity. Capacities are rounded up
- * (to a power of two below 1 MiB, to whole MiB above) so that calls of
- * nearby sizes share blocks. A thread's kept blocks live in a fixed array
- * in thread-local storage: getting and putting back cost a scan of at most
- * SCRATCH_SLOTS entries and no lock. */
+ * Each block carries a header with its capacity. Capacities up to 1 MiB
+ * are powers of two from 64 B, one class each, and a thread keeps the
+ * given-back blocks of each class on a list of its own: getting one is
+ * taking the head of the first non-empty list from the size's class up,
+ * a few loads however many blocks the thread keeps (a best-fit search
+ * over every kept block would grow with them, on every call). Larger
+ * blocks, rounded to whole MiB, share one list searched for the smallest
+ * fit: such calls are long.
+ * Thread-local storage, no lock. */
 #include "scratch.h"
 #include "tls.h"
 
@@ -12,16 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { SMALL_CLASSES = 15 }; /* 64 B << 0 .. 64 B << 14 = 1 MiB */
+#define SMALL_MAX ((size_t)64 << (SMALL_CLASSES - 1))
+
 struct header {
     size_t cap;
-    size_t pad; /* keeps the data aligned as malloc's (16 bytes) */
+    struct header *next; /* on a kept list; also keeps the data 16-byte aligned */
 };
 
-/* The capacities sit beside the pointers: a search reads no header. */
 struct kept {
-    struct header *blk[SCRATCH_SLOTS];
-    size_t cap[SCRATCH_SLOTS];
-    int n;
+    struct header *small[SMALL_CLASSES];
+    int nsmall[SMALL_CLASSES];
+    struct header *large;
+    int nlarge;
     int registered; /* thread-exit destructor set */
     size_t bytes;
 };
@@ -56,43 +63,58 @@ static void register_exit(void)
 }
 #endif
 
+/* The class of the smallest small block of at least n bytes; -1 above. */
+static int class_of(size_t n)
+{
+    if (n <= 64)
+        return 0;
+    if (n > SMALL_MAX)
+        return -1;
+    return 64 - __builtin_clzll((unsigned long long)(n - 1)) - 6;
+}
+
 static size_t round_cap(size_t n)
 {
     const size_t mib = (size_t)1 << 20;
-    size_t cap = 64;
-    if (n > mib)
-        return n > (size_t)-1 - mib ? n : (n + mib - 1) & ~(mib - 1);
-    while (cap < n)
-        cap <<= 1;
-    return cap;
+    int c = class_of(n);
+    if (c >= 0)
+        return (size_t)64 << c;
+    return n > (size_t)-1 - mib ? n : (n + mib - 1) & ~(mib - 1);
 }
 
-/* Take entry i out of the array (the last one fills its place). */
-static void drop(int i)
+/* Unlink the smallest large block of at least n bytes, or NULL. */
+static struct header *take_large(size_t n)
 {
-    kept.n--;
-    kept.blk[i] = kept.blk[kept.n];
-    kept.cap[i] = kept.cap[kept.n];
+    struct header **best = NULL;
+    for (struct header **h = &kept.large; *h; h = &(*h)->next)
+        if ((*h)->cap >= n && (!best || (*h)->cap < (*best)->cap))
+            best = h;
+    if (!best)
+        return NULL;
+    struct header *got = *best;
+    *best = got->next;
+    kept.nlarge--;
+    return got;
 }
 
-/* Index of the smallest kept block of at least n bytes, or -1. */
-static int best_fit(size_t n)
+/* A kept block of at least n bytes, or NULL. */
+static struct header *take(size_t n)
 {
-    int best = -1;
-    for (int i = 0; i < kept.n; i++)
-        if (kept.cap[i] >= n && (best < 0 || kept.cap[i] < kept.cap[best]))
-            best = i;
-    return best;
+    for (int c = class_of(n); c >= 0 && c < SMALL_CLASSES; c++)
+        if (kept.small[c]) {
+            struct header *h = kept.small[c];
+            kept.small[c] = h->next;
+            kept.nsmall[c]--;
+            return h;
+        }
+    return take_large(n);
 }
 
 void *scratch_get(size_t n)
 {
-    int i = best_fit(n ? n : 1);
-    struct header *h;
-    if (i >= 0) {
-        h = kept.blk[i];
-        kept.bytes -= kept.cap[i];
-        drop(i);
+    struct header *h = take(n ? n : 1);
+    if (h) {
+        kept.bytes -= h->cap;
         return h + 1;
     }
     size_t cap = round_cap(n ? n : 1);
@@ -111,47 +133,42 @@ void *scratch_get_zeroed(size_t n)
     return p;
 }
 
-/* Room for h: a free slot and the byte budget, evicting smaller blocks
- * (a larger block serves every call a smaller one did). 0 when h must go. */
-static int make_room(const struct header *h)
-{
-    if (h->cap > SCRATCH_KEEP)
-        return 0;
-    while (kept.n > 0 && (kept.n == SCRATCH_SLOTS || kept.bytes + h->cap > SCRATCH_KEEP)) {
-        int smallest = 0;
-        for (int i = 1; i < kept.n; i++)
-            if (kept.cap[i] < kept.cap[smallest])
-                smallest = i;
-        if (kept.cap[smallest] > h->cap)
-            return 0;
-        kept.bytes -= kept.cap[smallest];
-        free(kept.blk[smallest]);
-        drop(smallest);
-    }
-    return 1;
-}
-
 void scratch_put(void *p)
 {
     struct header *h;
     if (!p)
         return;
     h = (struct header *)p - 1;
-    if (!make_room(h)) {
+    int c = h->cap <= SMALL_MAX ? class_of(h->cap) : -1;
+    int *count = c >= 0 ? &kept.nsmall[c] : &kept.nlarge;
+    if (*count >= SCRATCH_PER_CLASS || kept.bytes + h->cap > SCRATCH_KEEP) {
         free(h);
         return;
     }
     if (!kept.registered)
         register_exit();
-    kept.blk[kept.n] = h;
-    kept.cap[kept.n++] = h->cap;
+    struct header **list = c >= 0 ? &kept.small[c] : &kept.large;
+    h->next = *list;
+    *list = h;
+    ++*count;
     kept.bytes += h->cap;
+}
+
+static void free_list(struct header **list, int *count)
+{
+    while (*list) {
+        struct header *h = *list;
+        *list = h->next;
+        free(h);
+    }
+    *count = 0;
 }
 
 void scratch_release(void)
 {
-    while (kept.n > 0)
-        free(kept.blk[--kept.n]);
+    for (int c = 0; c < SMALL_CLASSES; c++)
+        free_list(&kept.small[c], &kept.nsmall[c]);
+    free_list(&kept.large, &kept.nlarge);
     kept.bytes = 0;
 }
 
