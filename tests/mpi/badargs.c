@@ -23,31 +23,12 @@
 #include "collshim.h"
 #include "expect.h"
 #include "pcoll.h"
+#include "raised.h"
 
 #define N 4      /* elements per block */
 #define MAXP 16
 
 static int rank, size, is_mpich;
-
-/* Errors raised on the world's or MPI_COMM_SELF's handler, where an error
- * of a call without a communicator goes (PMPI_Type_size_x of a type that
- * is not significant, say): none may come from a call that completes. */
-static int raised;
-
-static void count_raised(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm, (void)code;
-    raised++;
-}
-
-static void count_world_errors(void)
-{
-    MPI_Errhandler counting;
-    MPI_Comm_create_errhandler(count_raised, &counting);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, counting);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, counting);
-    MPI_Errhandler_free(&counting);
-}
 
 static int error_class(int rc)
 {
@@ -259,7 +240,7 @@ static void every_algorithm(struct call *k, int *sbuf, int *rbuf, const char *wh
 {
     char rules[160], line[240];
     int nalg = collshim_algorithm_count(k->coll), bad = 0, ran = 0, want[N * MAXP];
-    int nintra = nalg, raised_before = raised;
+    int nintra = nalg, raised_before = raised_count();
     MPI_Comm comm = fresh_comm();
     refill(k, sbuf, rbuf);
     collshim_bypass(1);
@@ -286,7 +267,7 @@ static void every_algorithm(struct call *k, int *sbuf, int *rbuf, const char *wh
     MPI_Comm_free(&comm);
     snprintf(line, sizeof line, "%s: right under each of the %d algorithms, every one ran "
              "(the vendor where restricted), no error raised", what, nintra);
-    expect(rank, !bad && ran == nintra && raised == raised_before, line);
+    expect(rank, !bad && ran == nintra && raised_count() == raised_before, line);
 }
 
 /* The non-roots' receive side of gather(v) and send side of scatter(v)
@@ -456,7 +437,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         mode = !strcmp(argv[1], "nonblocking") ? NONBLOCKING
              : !strcmp(argv[1], "persistent")  ? PERSISTENT : BLOCKING;
-    count_world_errors();
+    raised_count_start(); /* none may come from a call that completes */
     null_buffers();
     not_significant();
     aliased();

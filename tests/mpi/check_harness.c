@@ -2,6 +2,7 @@
 #include "check.h"
 #include "check_call.h"
 #include "collshim.h"
+#include "raised.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,30 +11,17 @@
 
 int check_passed, check_failed, check_skipped;
 
-/* Errors raised on the world's or MPI_COMM_SELF's handler (where errors
- * of calls without a communicator go): no case of the matrix has one, so
- * any is a defect even when the call returns success. A program's default
- * handler is fatal; a test with MPI_ERRORS_RETURN would hide it. */
-static int raised, raised_class;
-
-static void count_raised(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    raised++;
-    MPI_Error_class(*code, &raised_class);
-}
+/* Errors raised on the world's or MPI_COMM_SELF's handler (raised.h): no
+ * case of the matrix has one, so any is a defect even when the call
+ * returns success. */
 
 struct check_env check_start(int *argc, char ***argv)
 {
     struct check_env env = {.comm = MPI_COMM_WORLD};
-    MPI_Errhandler counting;
     MPI_Init(argc, argv);
     MPI_Comm_rank(env.comm, &env.rank);
     MPI_Comm_size(env.comm, &env.size);
-    MPI_Comm_create_errhandler(count_raised, &counting);
-    MPI_Comm_set_errhandler(env.comm, counting);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, counting);
-    MPI_Errhandler_free(&counting);
+    raised_count_start();
     return env;
 }
 
@@ -46,7 +34,7 @@ void check_begin(const struct check_env *env, struct check_case *c, const char *
     char rules[128], err[512];
     va_list ap;
     memset(c, 0, sizeof *c);
-    c->raised_before = raised;
+    c->raised_before = raised_count();
     c->coll = coll;
     c->alg = alg;
     c->expect_alg = expect_alg;
@@ -129,10 +117,10 @@ int check_end(const struct check_env *env, struct check_case *c)
 {
     int mine[2], least[2] = {0, 0};
     assert_ran(c);
-    if (raised != c->raised_before)
-        check_fail(c, "an error handler was invoked %d time%s (last: class %d)",
-                   raised - c->raised_before, raised - c->raised_before == 1 ? "" : "s",
-                   raised_class);
+    int raised = raised_count() - c->raised_before;
+    if (raised)
+        check_fail(c, "an error handler was invoked %d time%s (last: class %d)", raised,
+                   raised == 1 ? "" : "s", raised_last_class());
     /* One allreduce (MIN) answers both: whether any rank failed (-1 then)
      * and the first rank that did. */
     mine[0] = c->failed ? -1 : 0;
