@@ -3,6 +3,7 @@
 #include "collops.h"
 #include "collshim.h"
 #include "../algorithms/coll.h"
+#include "../tests/mpi/pcoll.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -274,12 +275,17 @@ void collop_prepare(struct collop *c)
         memset(c->recvbuf, 0xa5, c->recvlen);
 }
 
-/* One argument list for both forms of a collective: the blocking MPI_X
- * when req is NULL, the nonblocking MPI_IX (its request in *req) otherwise. */
-#define EITHER(blocking, nonblocking, ...) \
-    (req ? nonblocking(__VA_ARGS__, req) : blocking(__VA_ARGS__))
+enum form { BLOCKING, NONBLOCKING, PERSISTENT };
 
-static int issue(const struct collop *c, MPI_Request *req)
+/* One argument list for the three forms of a collective MPI_Name: the
+ * blocking call, the nonblocking MPI_IName and the persistent init (its
+ * request in *req for the last two). */
+#define EITHER(Name, IName, ...)                                                   \
+    (form == BLOCKING      ? MPI_##Name(__VA_ARGS__)                               \
+     : form == NONBLOCKING ? MPI_##IName(__VA_ARGS__, req)                         \
+                           : PERSISTENT_INIT(Name)(__VA_ARGS__, MPI_INFO_NULL, req))
+
+static int issue(const struct collop *c, enum form form, MPI_Request *req)
 {
     const void *s = c->sendbuf;
     void *r = c->recvbuf;
@@ -290,53 +296,59 @@ static int issue(const struct collop *c, MPI_Request *req)
         on.comm = c->icomm;
     c = &on;
     switch (c->coll) {
-    case COLL_barrier: return EITHER(MPI_Barrier, MPI_Ibarrier, c->comm);
-    case COLL_bcast: return EITHER(MPI_Bcast, MPI_Ibcast, r, n, t, c->root, c->comm);
+    case COLL_barrier: return EITHER(Barrier, Ibarrier, c->comm);
+    case COLL_bcast: return EITHER(Bcast, Ibcast, r, n, t, c->root, c->comm);
     case COLL_gather:
-        return EITHER(MPI_Gather, MPI_Igather, s, n, t, r, n, t, c->root, c->comm);
+        return EITHER(Gather, Igather, s, n, t, r, n, t, c->root, c->comm);
     case COLL_gatherv:
-        return EITHER(MPI_Gatherv, MPI_Igatherv, s, n, t, r, c->counts, c->displs, t, c->root,
+        return EITHER(Gatherv, Igatherv, s, n, t, r, c->counts, c->displs, t, c->root,
                       c->comm);
     case COLL_scatter:
-        return EITHER(MPI_Scatter, MPI_Iscatter, s, n, t, r, n, t, c->root, c->comm);
+        return EITHER(Scatter, Iscatter, s, n, t, r, n, t, c->root, c->comm);
     case COLL_scatterv:
-        return EITHER(MPI_Scatterv, MPI_Iscatterv, s, c->counts, c->displs, t, r, n, t, c->root,
+        return EITHER(Scatterv, Iscatterv, s, c->counts, c->displs, t, r, n, t, c->root,
                       c->comm);
     case COLL_allgather:
-        return EITHER(MPI_Allgather, MPI_Iallgather, s, n, t, r, n, t, c->comm);
+        return EITHER(Allgather, Iallgather, s, n, t, r, n, t, c->comm);
     case COLL_allgatherv:
-        return EITHER(MPI_Allgatherv, MPI_Iallgatherv, s, n, t, r, c->counts, c->displs, t,
+        return EITHER(Allgatherv, Iallgatherv, s, n, t, r, c->counts, c->displs, t,
                       c->comm);
     case COLL_alltoall:
-        return EITHER(MPI_Alltoall, MPI_Ialltoall, s, n, t, r, n, t, c->comm);
+        return EITHER(Alltoall, Ialltoall, s, n, t, r, n, t, c->comm);
     case COLL_alltoallv:
-        return EITHER(MPI_Alltoallv, MPI_Ialltoallv, s, c->counts, c->displs, t, r, c->counts,
+        return EITHER(Alltoallv, Ialltoallv, s, c->counts, c->displs, t, r, c->counts,
                       c->displs, t, c->comm);
     case COLL_alltoallw:
-        return EITHER(MPI_Alltoallw, MPI_Ialltoallw, s, c->counts, c->displs, c->types, r,
+        return EITHER(Alltoallw, Ialltoallw, s, c->counts, c->displs, c->types, r,
                       c->counts, c->displs, c->types, c->comm);
     case COLL_reduce:
-        return EITHER(MPI_Reduce, MPI_Ireduce, s, r, n, t, c->op, c->root, c->comm);
+        return EITHER(Reduce, Ireduce, s, r, n, t, c->op, c->root, c->comm);
     case COLL_allreduce:
-        return EITHER(MPI_Allreduce, MPI_Iallreduce, s, r, n, t, c->op, c->comm);
+        return EITHER(Allreduce, Iallreduce, s, r, n, t, c->op, c->comm);
     case COLL_reduce_scatter:
-        return EITHER(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, c->counts, t, c->op,
+        return EITHER(Reduce_scatter, Ireduce_scatter, s, r, c->counts, t, c->op,
                       c->comm);
     case COLL_reduce_scatter_block:
-        return EITHER(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, s, r, n, t, c->op,
+        return EITHER(Reduce_scatter_block, Ireduce_scatter_block, s, r, n, t, c->op,
                       c->comm);
-    case COLL_scan: return EITHER(MPI_Scan, MPI_Iscan, s, r, n, t, c->op, c->comm);
-    case COLL_exscan: return EITHER(MPI_Exscan, MPI_Iexscan, s, r, n, t, c->op, c->comm);
+    case COLL_scan: return EITHER(Scan, Iscan, s, r, n, t, c->op, c->comm);
+    case COLL_exscan: return EITHER(Exscan, Iexscan, s, r, n, t, c->op, c->comm);
     default: return MPI_ERR_ARG;
     }
 }
 
-int collop_call(const struct collop *c) { return issue(c, NULL); }
+int collop_call(const struct collop *c) { return issue(c, BLOCKING, NULL); }
 
 int collop_start(const struct collop *c, MPI_Request *req)
 {
     *req = MPI_REQUEST_NULL;
-    return issue(c, req);
+    return issue(c, NONBLOCKING, req);
+}
+
+int collop_init(const struct collop *c, MPI_Request *req)
+{
+    *req = MPI_REQUEST_NULL;
+    return issue(c, PERSISTENT, req);
 }
 
 int collop_reference(struct collop *c)

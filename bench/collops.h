@@ -80,6 +80,9 @@ int collop_call(const struct collop *c);
 /* Start its nonblocking form, MPI_IX (through the shim as well), with the
  * same arguments; the caller completes *req (MPI_Wait, MPI_Test). */
 int collop_start(const struct collop *c, MPI_Request *req);
+/* Initialise its persistent form (MPI_X_init, or Open MPI 4.1's
+ * MPIX_X_init); the caller starts, completes and frees *req. */
+int collop_init(const struct collop *c, MPI_Request *req);
 /* Run the vendor's collective (collshim_bypass) on prepared buffers and
  * keep its result as the reference. */
 int collop_reference(struct collop *c);

@@ -12,7 +12,9 @@
  * counter proves it sees collshim's allocations: the warm-ups of a cold
  * start must have made some. Blocking calls, then nonblocking ones
  * (MPI_I<coll> + MPI_Wait: the schedule, its request and its arrays come
- * from the same cache, or are a finished identical call's, reused). */
+ * from the same cache, or are a finished identical call's, reused), then
+ * persistent ones (MPI_<Coll>_init once, not counted; each MPI_Start +
+ * MPI_Wait is a call). */
 #define _GNU_SOURCE
 #include <link.h>
 #include <mpi.h>
@@ -27,7 +29,10 @@
 
 enum { CALLS = 5, MAX_SEGMENTS = 8 };
 
-static int nonblocking; /* the calls are MPI_I<coll> + MPI_Wait */
+enum mode { BLOCKING, NONBLOCKING, PERSISTENT, MODES };
+static const char *const mode_names[MODES] = {"blocking", "nonblocking", "persistent"};
+static enum mode mode;
+static MPI_Request persistent = MPI_REQUEST_NULL; /* PERSISTENT: the request started */
 
 extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
@@ -96,12 +101,14 @@ static long long job_max(long long mine)
 static void call(const struct collop *c)
 {
     MPI_Request req;
-    if (!nonblocking) {
+    if (mode == BLOCKING) {
         collop_call(c);
-        return;
+    } else if (mode == NONBLOCKING) {
+        if (collop_start(c, &req) == MPI_SUCCESS)
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (persistent != MPI_REQUEST_NULL && MPI_Start(&persistent) == MPI_SUCCESS) {
+        MPI_Wait(&persistent, MPI_STATUS_IGNORE);
     }
-    if (collop_start(c, &req) == MPI_SUCCESS)
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
 }
 
 /* One (collective, algorithm, size): 1 when it ran, forced, CALLS + 2
@@ -114,6 +121,8 @@ static int run_case(struct collop *c, const char *coll, const char *alg, long lo
         return 0;
     long long ran0 = collshim_algorithm_calls(coll, alg);
     collop_prepare(c);
+    if (mode == PERSISTENT)
+        collop_init(c, &persistent);
     call(c);
     call(c);
     long long before = __atomic_load_n(&from_shim, __ATOMIC_RELAXED);
@@ -121,8 +130,21 @@ static int run_case(struct collop *c, const char *coll, const char *alg, long lo
         call(c);
     *allocs = job_max(__atomic_load_n(&from_shim, __ATOMIC_RELAXED) - before);
     long long ran = collshim_algorithm_calls(coll, alg) - ran0;
+    if (persistent != MPI_REQUEST_NULL)
+        MPI_Request_free(&persistent);
     collshim_tune(NULL, NULL, 0);
     return job_max(ran != CALLS + 2) == 0;
+}
+
+/* MPICH 4.0.2's own persistent gather, scatter and allgather are broken
+ * (check_gather.c; MPI_Scatter_init's MPI_Wait fails with "Invalid
+ * communicator" here, without collshim too): not started where the vendor
+ * would run them. */
+static int vendor_persistent_broken(const char *coll, const char *alg, int can)
+{
+    return mode == PERSISTENT && (!can || !strcmp(alg, "vendor")) &&
+           !strcmp(collshim_flavour(), "mpich") &&
+           (!strcmp(coll, "gather") || !strcmp(coll, "scatter") || !strcmp(coll, "allgather"));
 }
 
 /* Every algorithm of coll at one size; returns the algorithms that ran.
@@ -140,9 +162,11 @@ static int check_coll_size(int rank, int size, int coll, size_t bytes)
         char what[200];
         long long allocs = 0;
         int can = collshim_algorithm_can_run(name, alg, size, c.count, 1, 1, 0) == 1;
+        if (vendor_persistent_broken(name, alg, can))
+            continue;
         int ran = run_case(&c, name, alg, &allocs);
-        const char *mode = nonblocking ? "nonblocking" : "blocking";
-        snprintf(what, sizeof what, "%s/%s %s %zu B: ran, forced, %d times", name, alg, mode,
+        const char *mode_name = mode_names[mode];
+        snprintf(what, sizeof what, "%s/%s %s %zu B: ran, forced, %d times", name, alg, mode_name,
                  bytes, CALLS + 2);
         if (can || ran)
             expect(rank, ran, what);
@@ -150,7 +174,7 @@ static int check_coll_size(int rank, int size, int coll, size_t bytes)
             continue;
         ran_any++;
         snprintf(what, sizeof what, "%s/%s %s %zu B: %d calls allocate nothing in collshim (%lld)",
-                 name, alg, mode, bytes, CALLS, allocs);
+                 name, alg, mode_name, bytes, CALLS, allocs);
         expect(rank, allocs == 0, what);
     }
     collop_free(&c);
@@ -168,7 +192,7 @@ int main(int argc, char **argv)
     expect(rank, found && nsegs > 0, "libcollshim's code found in this process");
     long long cold = __atomic_load_n(&from_shim, __ATOMIC_RELAXED);
     const char *only = getenv("NOALLOC_COLL"); /* a debugging aid: one collective */
-    for (nonblocking = 0; nonblocking < 2; nonblocking++)
+    for (mode = BLOCKING; mode < MODES; mode++)
         for (int coll = 0; coll < COLLOP_COUNT; coll++)
             for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
                 if (!only || !strcmp(only, collop_name(coll)))
