@@ -167,6 +167,14 @@ summary() {
 }
 
 if [ "${LOCAL:-0}" != 1 ] && [ -z "${KEEP_UP:-}" ]; then
+    # vcluster's shaper is an iptables NFQUEUE rule in each node's namespace
+    for tool in iptables ip; do
+        command -v "$tool" >/dev/null || {
+            echo "run-learn-vcluster.sh: no $tool, which the virtual cluster needs:" \
+                "apt-get install -y iptables iproute2 (or LOCAL=1 to run without it)" >&2
+            exit 1
+        }
+    done
     "$vc" up "$np" --delay "${DELAY:-50us}" --rate "${RATE:-1gbit}"
     trap '"$vc" down' EXIT
 fi
