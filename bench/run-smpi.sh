@@ -9,6 +9,8 @@
 # and launches compare. bench/smpi-summary makes the tables.
 # Environment: NPS (64), COLLS (allreduce), SIZES (8:16m), PLATFORM
 # (bench/platforms/fattree-64x16.xml), PPN (16), OUT, ARMS (vendor,auto),
+# REPS (3 timed calls after a warm-up; simulated times repeat exactly, so
+# REPS=1 gives the same medians at a third of the CPU, as at 1024 ranks),
 # FORCED (0), FORCED_<coll> (SMPI algorithm names; defaults below),
 # LAUNCH_TIMEOUT (1200 s of wall per launch: some of SMPI's algorithms
 # take far longer to simulate than the others; such a launch is reported
@@ -56,7 +58,7 @@ bench() {
     timeout "${LAUNCH_TIMEOUT:-1200}" smpirun -np "$np" -platform "$PLATFORM" -hostfile "$hostfile" \
         --cfg=smpi/privatization:dlopen "$@" \
         --log=root.thres:warning --log=smpi_pmpi.thres:error \
-        "$build/collbench" -c "$coll" -a "$arms" -m "$(sizes "$coll" "$np")" -i 3:3 -t 0 -w 1 \
+        "$build/collbench" -c "$coll" -a "$arms" -m "$(sizes "$coll" "$np")" -i "${REPS:-3}:${REPS:-3}" -t 0 -w 1 \
         -M 0 -o "$csv.part" -q && mv "$csv.part" "$csv" || { echo "== FAILED: $csv"; rm -f "$csv.part"; }
 }
 
