@@ -94,9 +94,27 @@ int vendor_start(const struct coll_args *a, MPI_Request *req)
     }
 }
 
+/* MPICH's persistent gather, scatter and allgather are wrong: from 4.0.2
+ * (Debian 12's) MPI_Gather_init skips the root's own block, a second
+ * MPI_Start of MPI_Scatter_init delivers nothing or fails ("Invalid
+ * communicator"), MPI_Allgather_init frees the user's datatype
+ * (tests/mpi/check_gather.c; pmodels/mpich#7078 on 4.1.2, #7550: a
+ * schedule's state is not re-initialised at the second start). Where the
+ * selection is the vendor, collshim runs the vendor's nonblocking form at
+ * each start instead (nbc_vendor_scheduled), which is right. */
+static int vendor_init_broken(enum coll_id coll)
+{
+#if defined(MPICH_NUMVERSION) && !defined(COLLSHIM_SMPI)
+    return coll == COLL_gather || coll == COLL_scatter || coll == COLL_allgather;
+#else
+    (void)coll;
+    return 0;
+#endif
+}
+
 int vendor_has_init(enum coll_id coll)
 {
-    if (shim_cfg.test_no_vendor_init)
+    if (shim_cfg.test_no_vendor_init || vendor_init_broken(coll))
         return 0;
     switch (coll) {
 #define HAS(Name, name, params, init, vargs) case COLL_##name: return vendor.name##_init != NULL;

@@ -361,27 +361,6 @@ static const char mpich_allgatherv_types[] =
     "allgatherv with rank-dependent types where the vendor would run: MPICH 4.0.2's "
     "allgatherv hangs or is wrong there (vendor_usable, check_gather.c)";
 
-/* Three bugs of MPICH 4.0.2's own persistent collectives, reproduced
- * without collshim at np=2: MPI_Gather_init never writes the root's own
- * block into recvbuf; MPI_Scatter_init delivers nothing to the non-root on
- * the second MPI_Start (MPI_INT, count 3, either root); after
- * MPI_Allgather_init with a derived datatype (any count) and
- * MPI_Request_free, the datatype is gone: the next MPI_Type_get_envelope
- * on it segfaults. And in place, MPI_INT, count 4099, the other rank's
- * block never arrived (seen through the shim's forwarding, not yet
- * reproduced alone). Persistent gather, scatter and allgather are skipped
- * on MPICH where the vendor would run them. */
-static const char mpich_persistent_bugs[] =
-    "persistent gather, scatter and allgather where the vendor would run: MPICH 4.0.2's "
-    "MPI_Gather_init skips the root's own block, its MPI_Scatter_init delivers nothing on a "
-    "second start, its MPI_Allgather_init frees the user's datatype (check_gather.c)";
-
-static int mpich_persistent_bug(const struct gcase *g)
-{
-    return check_mode == MODE_PERSISTENT && !g->v &&
-           !strcmp(collshim_flavour(), "mpich");
-}
-
 /* The vendor's result for one case, computed at the first algorithm that
  * needs it (every rank decides alike) on buffers of its own, filled as the
  * algorithms' are: never in place (the reference is the same either way). */
@@ -427,10 +406,6 @@ static void run_case(const struct check_env *env, const char *alg, struct gcase 
     }
     if (g->m != T_INT && strided_type_broken()) { /* every mode but int has strided sides */
         check_skip(env, strided_type_broken());
-        return;
-    }
-    if (!can && mpich_persistent_bug(g)) {
-        check_skip(env, mpich_persistent_bugs);
         return;
     }
     check_begin(env, &cc, g->coll, alg, can, "count=%d inplace=%d type=%s root=%d blocks=%s",

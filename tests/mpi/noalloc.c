@@ -136,17 +136,6 @@ static int run_case(struct collop *c, const char *coll, const char *alg, long lo
     return job_max(ran != CALLS + 2) == 0;
 }
 
-/* MPICH 4.0.2's own persistent gather, scatter and allgather are broken
- * (check_gather.c; MPI_Scatter_init's MPI_Wait fails with "Invalid
- * communicator" here, without collshim too): not started where the vendor
- * would run them. */
-static int vendor_persistent_broken(const char *coll, const char *alg, int can)
-{
-    return mode == PERSISTENT && (!can || !strcmp(alg, "vendor")) &&
-           !strcmp(collshim_flavour(), "mpich") &&
-           (!strcmp(coll, "gather") || !strcmp(coll, "scatter") || !strcmp(coll, "allgather"));
-}
-
 /* Every algorithm of coll at one size; returns the algorithms that ran.
  * One its declared restrictions allow must run; one they exclude may not
  * (another runs instead, and is not judged here). */
@@ -162,8 +151,6 @@ static int check_coll_size(int rank, int size, int coll, size_t bytes)
         char what[200];
         long long allocs = 0;
         int can = collshim_algorithm_can_run(name, alg, size, c.count, 1, 1, 0) == 1;
-        if (vendor_persistent_broken(name, alg, can))
-            continue;
         int ran = run_case(&c, name, alg, &allocs);
         const char *mode_name = mode_names[mode];
         snprintf(what, sizeof what, "%s/%s %s %zu B: ran, forced, %d times", name, alg, mode_name,
