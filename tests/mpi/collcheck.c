@@ -9,7 +9,10 @@
  * persistent request started twice (persistent; check_call.h), then rank 0
  * prints "collcheck np=N: P passed, F failed, S skipped" ("collcheck np=N
  * MODE: ..." in the other modes; skipped: cases where the MPI library is
- * known to hang, said when skipped). Exit status 1 if anything failed. */
+ * known to hang, said when skipped). Every line rank 0 prints (FAIL, ok,
+ * skipping, the summary) goes to stderr, unbuffered and in order: two
+ * streams forwarded apart by mpirun could interleave mid-line. Exit
+ * status 1 if anything failed. */
 #include "check.h"
 #include "check_call.h"
 #include "collshim.h"
@@ -103,7 +106,7 @@ int main(int argc, char **argv)
         if (!colls || check_listed(colls, all_colls[c]))
             check_collective(&env, all_colls[c], only);
     if (env.rank == 0)
-        printf("collcheck np=%d%s%s: %d passed, %d failed, %d skipped\n", env.size,
+        fprintf(stderr, "collcheck np=%d%s%s: %d passed, %d failed, %d skipped\n", env.size,
                check_mode == MODE_BLOCKING ? "" : " ", check_mode == MODE_BLOCKING ? "" :
                check_mode_name(), check_passed, check_failed, check_skipped);
     check_cleanup();
