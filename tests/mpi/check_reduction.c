@@ -469,6 +469,15 @@ static void chain_prefix(const struct check_env *env, const struct red_call *c, 
     free(prefix); free(mine);
 }
 
+/* The vendor's result of the call on sbuf, into rbuf (blocking). */
+static void vendor_result(const struct check_env *env, const struct red_call *c, void *sbuf,
+                          void *rbuf)
+{
+    vendor_on();
+    call_coll(env, c, sbuf, rbuf, 0);
+    vendor_off();
+}
+
 /* The first of my result elements where the chain's and the vendor's
  * results differ, + 1; 0 where they agree or the vendor is not comparable. */
 static int chain_against_vendor(const struct check_env *env, const struct red_call *c,
@@ -480,9 +489,7 @@ static int chain_against_vendor(const struct check_env *env, const struct red_ca
         return 0;
     void *vendor = kbuf_alloc(c->k, rn);
     memset(vendor, SENTINEL, kbuf_bytes(c->k, rn));
-    vendor_on();
-    call_coll(env, c, (void *)sbuf, vendor, 0);
-    vendor_off();
+    vendor_result(env, c, (void *)sbuf, vendor);
     my_result_shape(env, c, &first, &len, &lo, &hi);
     for (int j = 0; j < len && !differs; j++)
         if (!close_enough(c->k, elem(c->k, chain, j), elem(c->k, vendor, j)))
@@ -509,9 +516,7 @@ static const void *reference_of(const struct check_env *env, const struct red_ca
         chain_prefix(env, c, sbuf, ref->rbuf);
         ref->chain_differs = chain_against_vendor(env, c, sbuf, ref->rbuf, rn);
     } else {
-        vendor_on();
-        call_coll(env, c, sbuf, ref->rbuf, 0);
-        vendor_off();
+        vendor_result(env, c, sbuf, ref->rbuf);
     }
     free(sbuf);
     return ref->rbuf;
