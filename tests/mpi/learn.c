@@ -102,7 +102,7 @@ static void slow_on_world(const struct slow *s)
     long long before = collshim_algorithm_calls(s->coll, s->alg);
     ok &= calls(s->coll, 2, 40, MPI_COMM_WORLD) & calls(s->coll, 16384, 40, MPI_COMM_WORLD);
     long long after = collshim_algorithm_calls(s->coll, s->alg) - before;
-    char what[256];
+    char what[512];
     snprintf(what, sizeof what, "%s: results right while learning and after", s->coll);
     expect(rank, ok, what);
     snprintf(what, sizeof what, "%s: the slowed %s was tried (%lld calls)", s->coll, s->alg, tried);
@@ -125,7 +125,7 @@ static void slow_on_dups(const struct slow *s)
         MPI_Comm_free(&dup);
     }
     long long ran = collshim_algorithm_calls(s->coll, s->alg) - before;
-    char what[256];
+    char what[512];
     snprintf(what, sizeof what, "%s: 20 dups start settled, the slowed %s never ran (%lld)",
              s->coll, s->alg, ran);
     expect(rank, ok && ran == 0, what);
@@ -197,7 +197,7 @@ static void fast_then_slow(const char *alg)
     ok &= calls("allreduce", 2, 40, MPI_COMM_WORLD);
     long long after = collshim_algorithm_calls("allreduce", alg) - before;
     long long vendor = collshim_algorithm_calls("allreduce", "vendor") - vendor_before;
-    char what[256];
+    char what[512];
     snprintf(what, sizeof what, "allreduce: %s ran in exploring and confirming (%lld of 80 calls, "
              "8 + 8 expected)", alg, explored);
     expect(rank, ok && explored == 16, what);
@@ -231,7 +231,7 @@ static void late_rank(int ms)
     long long before = collshim_algorithm_calls("allreduce", "vendor");
     ok &= late_calls(ms, 20);
     long long vendor = collshim_algorithm_calls("allreduce", "vendor") - before;
-    char what[256];
+    char what[512];
     snprintf(what, sizeof what, "allreduce, a rank %d ms late at every call: settled on a native "
              "algorithm, not the slowed vendor (%lld of the last 20 calls ran the vendor, %s last)",
              ms, vendor, collshim_last_algorithm());

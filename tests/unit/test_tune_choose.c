@@ -42,7 +42,7 @@ static void example(struct example *e, int np, int n, const uint64_t *keys, cons
             e->stat[i * NARMS + a] = med[i * NARMS + a] > 0 ? tight(med[i * NARMS + a])
                                                             : (struct tune_stat){0};
     }
-    e->s = (struct tune_series){np, NARMS, arms, n, e->keys, e->stat, e->builtin};
+    e->s = (struct tune_series){np, NARMS, arms, n, e->keys, e->stat, e->builtin, 0, 0};
 }
 
 static struct tune_choose_opts opts(void)
@@ -99,7 +99,7 @@ START_TEST(more_arms_need_a_larger_margin)
     for (int a = 0; a < 6; a++)
         st[a] = (struct tune_stat){1, 100, 200, 200 - 30.67, 200 + 30.67};
     st[0] = e.stat[0], st[1] = e.stat[1];
-    struct tune_series s6 = {4, 6, many, 1, keys, st, NULL};
+    struct tune_series s6 = {4, 6, many, 1, keys, st, NULL, 0, 0};
     tune_choose(&s6, &o, choice);
     ck_assert_int_eq(choice[0], 0);
 }
