@@ -24,6 +24,7 @@
 #include "../common/buf.h"
 #include "../common/p2p.h"
 #include "../common/pattern.h"
+#include "../common/tree_send.h"
 
 enum { KNOMIAL_RADIX = 4, KNOMIAL_MAX_CHILDREN = (KNOMIAL_RADIX - 1) * 16 };
 
@@ -37,9 +38,32 @@ static long receive_level(int rel, int p)
     return mask;
 }
 
+/* Send to the k - 1 children rel + j m of one level, whose subtrees are
+ * equal (but for a last, cut short by p): those on this node get isends in near[(*nnear)++], waited for
+ * at the end; those on other nodes are posted together and waited for
+ * here, before the next, smaller level (common/tree_send.h). */
+static int send_level(const struct coll_args *a, int rel, long m, MPI_Request *near, int *nnear)
+{
+    MPI_Request far[KNOMIAL_RADIX - 1];
+    int p = a->size, nfar = 0, err = MPI_SUCCESS;
+    for (int j = 1; j < KNOMIAL_RADIX && !err && rel + j * m < p; j++) {
+        int child = pat_abs((int)(rel + j * m), a->root, p);
+        int here = tree_same_node(child, a);
+        MPI_Request *req = here ? &near[*nnear] : &far[nfar];
+        if ((err = p2p_isend(a->recvbuf, a->count, a->datatype, child, a, req)))
+            break;
+        if (here)
+            (*nnear)++;
+        else
+            nfar++;
+    }
+    int werr = p2p_waitall(nfar, far);
+    return err ? err : werr;
+}
+
 int bcast_knomial(const struct coll_args *a)
 {
-    MPI_Request reqs[KNOMIAL_MAX_CHILDREN];
+    MPI_Request near[KNOMIAL_MAX_CHILDREN];
     int p = a->size, root = a->root, rel = pat_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
     if (p == 1 || a->count == 0 || buf_type_size(a->datatype) == 0)
         return MPI_SUCCESS;
@@ -50,10 +74,7 @@ int bcast_knomial(const struct coll_args *a)
             return err;
     }
     for (long m = level / KNOMIAL_RADIX; m >= 1 && !err; m /= KNOMIAL_RADIX)
-        for (int j = 1; j < KNOMIAL_RADIX && !err && rel + j * m < p; j++)
-            if (!(err = p2p_isend(a->recvbuf, a->count, a->datatype,
-                                  pat_abs((int)(rel + j * m), root, p), a, &reqs[n])))
-                n++;
-    int werr = p2p_waitall(n, reqs);
+        err = send_level(a, rel, m, near, &n);
+    int werr = p2p_waitall(n, near);
     return err ? err : werr;
 }

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "p2p.h"
 #include "p2p_bytes.h"
+#include "tree_send.h"
 
 #include <stdlib.h>
 
@@ -44,7 +45,8 @@ char *bcast_bytes_blocks(const struct bcast_bytes *b, int p, int first, int end,
     return b->p + lo;
 }
 
-/* Send the subtree blocks of child rel + m, m = mask/2, ..., 1. */
+/* Send the subtree blocks of child rel + m, m = mask/2, ..., 1: to other
+ * nodes one at a time, in this node posted together (tree_send_child). */
 static int scatter_down(const struct bcast_bytes *b, int rel, const struct coll_args *a)
 {
     MPI_Request reqs[32];
@@ -54,10 +56,9 @@ static int scatter_down(const struct bcast_bytes *b, int rel, const struct coll_
         if (rel + m >= p)
             continue;
         char *at = bcast_bytes_blocks(b, p, rel + m, bpat_subtree_end(rel + m, p), &len);
-        int child = pat_abs(rel + m, a->root, p);
-        if (len > 0 &&
-            (err = p2p_isend_n(at, (MPI_Aint)len, MPI_BYTE, child, a, &reqs[nreq])) == MPI_SUCCESS)
-            nreq++;
+        if (len > 0)
+            err = tree_send_child(at, (MPI_Aint)len, MPI_BYTE, pat_abs(rel + m, a->root, p), a,
+                                   reqs, &nreq);
     }
     int werr = p2p_waitall(nreq, reqs);
     return err ? err : werr;

@@ -14,12 +14,15 @@
 #include "p2p.h"
 #include "pattern.h"
 #include "scratch.h"
+#include "tree_send.h"
 
 #include <stdlib.h>
 
 #define BCAST_TREE_MAX_CHILDREN 32
 
-/* Receive from the parent, then send to the children, largest subtree first. */
+/* Receive from the parent, then send to the children, largest subtree
+ * first: those on other nodes one at a time, those on this node posted
+ * together (tree_send_child says why). */
 static int tree_down(void *buf, int count, MPI_Datatype type, int root,
                      const struct coll_args *a)
 {
@@ -30,9 +33,7 @@ static int tree_down(void *buf, int count, MPI_Datatype type, int root,
         return err;
     for (int m = pat_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2)
         if (rel + m < p)
-            err = p2p_isend(buf, count, type, pat_abs(rel + m, root, p), a, &reqs[n++]);
-    if (err)
-        n--;
+            err = tree_send_child(buf, count, type, pat_abs(rel + m, root, p), a, reqs, &n);
     int werr = p2p_waitall(n, reqs);
     return err ? err : werr;
 }

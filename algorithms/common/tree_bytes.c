@@ -3,6 +3,7 @@
 #include "tree_bytes.h"
 #include "buf.h"
 #include "p2p_bytes.h"
+#include "tree_send.h"
 
 size_t tb_bytes(int count, MPI_Datatype type)
 {
@@ -51,9 +52,9 @@ int tb_post_children(const struct coll_args *a, int rel, char *stage, size_t blk
             continue;
         MPI_Aint len = (MPI_Aint)((size_t)tb_subtree(child, p) * blk);
         char *at = stage + (size_t)m * blk;
-        err = sending ? p2p_isend_n(at, len, MPI_BYTE, peer, a, &reqs[*n])
-                      : p2p_irecv_n(at, len, MPI_BYTE, peer, a, &reqs[*n]);
-        if (!err)
+        if (sending)
+            err = tree_send_child(at, len, MPI_BYTE, peer, a, reqs, n);
+        else if (!(err = p2p_irecv_n(at, len, MPI_BYTE, peer, a, &reqs[*n])))
             (*n)++;
     }
     return err;

@@ -30,8 +30,9 @@ int tb_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
                       const struct coll_args *a, void *buf, int count, MPI_Datatype type);
 
 /* Post a receive (gather) or send (scatter) of each child's subtree of
- * the binomial tree rooted at a->root, at stage + (child - rel) * blk;
- * reqs needs room for 32. */
+ * the binomial tree rooted at a->root, at stage + (child - rel) * blk,
+ * into reqs (room for 32), counted in *n; a send to another node is made
+ * before this returns instead (tree_send_child). */
 int tb_post_children(const struct coll_args *a, int rel, char *stage, size_t blk, int sending,
                      MPI_Request *reqs, int *n);
 

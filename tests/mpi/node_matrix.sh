@@ -36,27 +36,48 @@ collcheck() {
     local np=$1; shift
     mpi_run "$np" "$@" >"$log" 2>&1 </dev/null
 }
-while read -r np spec mode must; do
-    env=(COLLSHIM_NODES="$spec")
-    cmode=$mode
-    [ "$mode" = schedule ] && { env+=(COLLSHIM_SCHEDULE_BLOCKING=1); cmode=blocking; }
-    start=$SECONDS
-    if ! collcheck "$np" "${env[@]}" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --mode "$cmode" --quick \
-        --coll "$colls" --alg "$algs" -v; then
-        grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np $spec $mode: collcheck did not finish"; tail -5 "$log"; }
-    fi
-    echo "== np=$np COLLSHIM_NODES=$spec $mode ($((SECONDS - start)) s)"
-    grep -E '^(FAIL|collcheck)' "$log" | head -50
-    count_results "$log"
-    ran=$(grep '^ok ' "$log" | grep -v '(restricted' | awk '{print $2}' | sort -u | tr '\n' ' ')
-    if [ "$must" = - ]; then
-        expect "np=$np $spec: no node-aware algorithm runs (ran: ${ran:-none})" [ -z "$ran" ]
-    else
-        for alg in ${must//,/ }; do
-            expect "np=$np $spec $mode: $alg ran natively" grep -q "^ok   $alg " < <(grep -v '(restricted' "$log")
-        done
-    fi
-done <<<"$cases"
+# run_cases COLLS ALGS: each line of $cases, COLLS with ALGS forced.
+run_cases() {
+    local colls=$1 algs=$2 np spec mode must cmode start ran env
+    while read -r np spec mode must; do
+        env=(COLLSHIM_NODES="$spec")
+        cmode=$mode
+        [ "$mode" = schedule ] && { env+=(COLLSHIM_SCHEDULE_BLOCKING=1); cmode=blocking; }
+        start=$SECONDS
+        if ! collcheck "$np" "${env[@]}" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --mode "$cmode" --quick \
+            --coll "$colls" --alg "$algs" -v; then
+            grep -q 'passed, .* failed' "$log" || { FAILED=$((FAILED + 1)); echo "FAIL np=$np $spec $mode: collcheck did not finish"; tail -5 "$log"; }
+        fi
+        echo "== np=$np COLLSHIM_NODES=$spec $mode $algs ($((SECONDS - start)) s)"
+        grep -E '^(FAIL|collcheck)' "$log" | head -50
+        count_results "$log"
+        ran=$(grep '^ok ' "$log" | grep -v '(restricted' | awk '{print $2}' | sort -u | tr '\n' ' ')
+        if [ "$must" = - ]; then
+            expect "np=$np $spec: no node-aware algorithm runs (ran: ${ran:-none})" [ -z "$ran" ]
+        else
+            for alg in ${must//,/ }; do
+                expect "np=$np $spec $mode: $alg ran natively" grep -q "^ok   $alg " < <(grep -v '(restricted' "$log")
+            done
+        fi
+    done <<<"$cases"
+}
+run_cases "$colls" "$algs"
+
+# The flat trees on layouts of several nodes: a parent sends to children
+# on other nodes one at a time and posts those on its own node together
+# (algorithms/common/tree_send.h); in blocks, round robin and mixed, so
+# that both kinds of child come in either order.
+trees=bcast/binomial,bcast/knomial,bcast/scatter_allgather,bcast/scatter_rdb_allgather,scatter/binomial,gather/binomial
+if [ "$FLAVOUR" = openmpi ]; then
+    cases="5 rr:2 blocking $trees
+6 0,1,1,0,0,1 nonblocking $trees
+8 block:2 schedule $trees
+7 0,1,2,0,1,2,0 persistent $trees"
+else
+    cases="3 0,1,0 blocking $trees
+3 0,0,1 nonblocking $trees"
+fi
+run_cases bcast,scatter,gather binomial,knomial,scatter_allgather,scatter_rdb_allgather
 # A malformed spec: said once by rank 0, the real nodes (one here) are used.
 collcheck 2 "COLLSHIM_NODES=0,x" -- "$TOP_BUILDDIR/tests/mpi/collcheck" --quick --coll barrier \
     --alg node -v
