@@ -220,6 +220,33 @@ START_TEST(builtin_rules_at_256_ranks)
 }
 END_TEST
 
+/* bcast at 256 and 1024 ranks (session 16): @node from 32k at 256, from
+ * 64k at 1024; its leaders' step, 64 ranks one per node, runs binomial
+ * from 128k and scatter + doubling allgather from 256k, and the k-nomial
+ * tree below, as the 64-rank communicators of 4 nodes do. */
+START_TEST(builtin_bcast_rules_at_1024_ranks)
+{
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    const struct tune_table *tables[] = {&env_t};
+    ck_assert_str_eq(builtin_pick(COLL_bcast, 256, 16384), "knomial");
+    ck_assert_str_eq(builtin_pick(COLL_bcast, 256, 32768), "node");
+    ck_assert_str_eq(builtin_pick(COLL_bcast, 1024, 32768), "knomial");
+    ck_assert_str_eq(builtin_pick(COLL_bcast, 1024, 65536), "node");
+    struct coll_key leaders = key(COLL_bcast, 64, 65536, -1, 1);
+    leaders.shape = (struct node_shape){64, 1, 1, 1};
+    const struct {
+        uint64_t bytes;
+        const char *alg;
+    } at[] = {{65536, "knomial"}, {131072, "binomial"}, {262144, "scatter_rdb_allgather"},
+              {16777216, "scatter_rdb_allgather"}};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        leaders.bytes = at[i].bytes;
+        ck_assert_str_eq(registry_table[tune_select(tables, 1, &leaders).alg].name, at[i].alg);
+    }
+    ck_assert_str_eq(builtin_pick(COLL_bcast, 64, 262144), "knomial");
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     Suite *s = suite_create("selector");
@@ -234,6 +261,7 @@ Suite *selector_suite(void)
     tcase_add_test(tc, steps_skip_the_vendor);
     tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
     tcase_add_test(tc, builtin_rules_at_256_ranks);
+    tcase_add_test(tc, builtin_bcast_rules_at_1024_ranks);
     tcase_add_test(tc, inter_rules_match_inter_keys_only);
     suite_add_tcase(s, tc);
     return s;
