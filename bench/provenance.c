@@ -43,13 +43,27 @@ static int has_prefix(const char *s, const char *const *prefixes, size_t n)
     return 0;
 }
 
+/* One variable; each further line of a multi-line value (COLLSHIM_TUNE's
+ * rules, one per line) on a comment line of its own, so that the CSV's
+ * readers still see only comments before the header. */
+static void put_env_var(struct bench_text *t, const char *var)
+{
+    const char *prefix = "# env: ", *nl;
+    while ((nl = strchr(var, '\n'))) {
+        bench_text_put(t, "%s%.*s\n", prefix, (int)(nl - var), var);
+        var = nl + 1;
+        prefix = "#      ";
+    }
+    bench_text_put(t, "%s%s\n", prefix, var);
+}
+
 static void put_env(struct bench_text *t)
 {
     size_t np = sizeof env_prefixes / sizeof env_prefixes[0];
     size_t nl = sizeof env_launcher / sizeof env_launcher[0];
     for (char **e = environ; e && *e; e++)
         if (has_prefix(*e, env_prefixes, np) && !has_prefix(*e, env_launcher, nl))
-            bench_text_put(t, "# env: %s\n", *e);
+            put_env_var(t, *e);
 }
 
 /* The MPI library's version string: its first line, and the device line

@@ -50,10 +50,16 @@ expect "CSV says the fence (window by default)" grep -q '^# fence: window' "$csv
 expect "table says the fence once" [ "$(grep -c '^# fence: window' "$tmp/out.txt")" -eq 1 ]
 
 # The barrier fence, and a fence that does not exist.
-mpi_run 2 -- "$TOP_BUILDDIR/collbench" -c bcast -m 4:16 -i 3:5 -t 0.0005 -w 1 -F barrier \
+# Its environment has rules on two lines (allreduce and reduce: not run).
+mpi_run 2 COLLSHIM_TUNE=$'allreduce @recursive_doubling\nreduce @binomial' -- \
+    "$TOP_BUILDDIR/collbench" -c bcast -m 4:16 -i 3:5 -t 0.0005 -w 1 -F barrier \
     -o "$tmp/barrier.csv" > "$tmp/barrier.txt" 2>&1
 rc=$?
 expect "barrier fence: exits 0" [ "$rc" -eq 0 ]
+expect "a two-line variable: both lines in the CSV's comments" \
+    grep -q '^#  *reduce @binomial$' "$tmp/barrier.csv"
+expect "a two-line variable: no line of it among the rows" \
+    [ -z "$(grep -v '^#' "$tmp/barrier.csv" | grep '@')" ]
 expect "barrier fence: said in the CSV" grep -q '^# fence: barrier' "$tmp/barrier.csv"
 expect "barrier fence: vendor timed at 3 sizes" \
     [ "$(grep -v '^#' "$tmp/barrier.csv" | awk -F, '$6 == "vendor" && $11 == "ok"' | wc -l)" -eq 3 ]
