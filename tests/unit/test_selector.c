@@ -247,6 +247,33 @@ START_TEST(builtin_bcast_rules_at_1024_ranks)
 }
 END_TEST
 
+/* allgather at 1024 ranks (64 nodes of 16): @node to 1 KiB blocks (1m of
+ * key; neighbor exchange at 256 still from 256k), and its leaders'
+ * allgatherv, 64 ranks one per node, runs recursive doubling to 32k and
+ * Bruck beyond (the ring's 63 steps lost 4.7x at 64 B blocks), as does an
+ * allgather of one rank per node. */
+START_TEST(builtin_allgather_rules_at_1024_ranks)
+{
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    const struct tune_table *tables[] = {&env_t};
+    ck_assert_str_eq(builtin_pick(COLL_allgather, 1024, 1024 * 64), "node");
+    ck_assert_str_eq(builtin_pick(COLL_allgather, 1024, 1024 * 1024), "node");
+    ck_assert_str_eq(builtin_pick(COLL_allgather, 256, 256 * 1024), "neighbor_exchange");
+    struct coll_key leaders = key(COLL_allgatherv, 64, 65536, -1, 1);
+    leaders.shape = (struct node_shape){64, 1, 1, 1};
+    for (uint64_t bytes = 1024; bytes <= 1 << 24; bytes *= 4) {
+        leaders.bytes = bytes;
+        ck_assert_str_eq(registry_table[tune_select(tables, 1, &leaders).alg].name,
+                         bytes < 32768 ? "recursive_doubling" : "bruck");
+    }
+    leaders.coll = COLL_allgather; /* before the ring of 33-128 ranks from 4m */
+    for (uint64_t bytes = 65536; bytes <= 1 << 22; bytes *= 64) {
+        leaders.bytes = bytes;
+        ck_assert_str_eq(registry_table[tune_select(tables, 1, &leaders).alg].name, "bruck");
+    }
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     Suite *s = suite_create("selector");
@@ -262,6 +289,7 @@ Suite *selector_suite(void)
     tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
     tcase_add_test(tc, builtin_rules_at_256_ranks);
     tcase_add_test(tc, builtin_bcast_rules_at_1024_ranks);
+    tcase_add_test(tc, builtin_allgather_rules_at_1024_ranks);
     tcase_add_test(tc, inter_rules_match_inter_keys_only);
     suite_add_tcase(s, tc);
     return s;
