@@ -206,6 +206,16 @@ static const char *builtin_pick(enum coll_id c, int np, uint64_t bytes)
     return registry_table[tune_select(tables, 1, &k).alg].name;
 }
 
+/* The built-in table's choice for the leaders' step of @node at 1024
+ * ranks: 64 ranks, one per node. */
+static const char *leaders_pick(enum coll_id c, uint64_t bytes)
+{
+    const struct tune_table *tables[] = {&env_t};
+    struct coll_key k = key(c, 64, bytes, -1, 1);
+    k.shape = (struct node_shape){64, 1, 1, 1};
+    return registry_table[tune_select(tables, 1, &k).alg].name;
+}
+
 START_TEST(builtin_rules_at_256_ranks)
 {
     ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
@@ -227,22 +237,17 @@ END_TEST
 START_TEST(builtin_bcast_rules_at_1024_ranks)
 {
     ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
-    const struct tune_table *tables[] = {&env_t};
     ck_assert_str_eq(builtin_pick(COLL_bcast, 256, 16384), "knomial");
     ck_assert_str_eq(builtin_pick(COLL_bcast, 256, 32768), "node");
     ck_assert_str_eq(builtin_pick(COLL_bcast, 1024, 32768), "knomial");
     ck_assert_str_eq(builtin_pick(COLL_bcast, 1024, 65536), "node");
-    struct coll_key leaders = key(COLL_bcast, 64, 65536, -1, 1);
-    leaders.shape = (struct node_shape){64, 1, 1, 1};
     const struct {
         uint64_t bytes;
         const char *alg;
     } at[] = {{65536, "knomial"}, {131072, "binomial"}, {262144, "scatter_rdb_allgather"},
               {16777216, "scatter_rdb_allgather"}};
-    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
-        leaders.bytes = at[i].bytes;
-        ck_assert_str_eq(registry_table[tune_select(tables, 1, &leaders).alg].name, at[i].alg);
-    }
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++)
+        ck_assert_str_eq(leaders_pick(COLL_bcast, at[i].bytes), at[i].alg);
     ck_assert_str_eq(builtin_pick(COLL_bcast, 64, 262144), "knomial");
 }
 END_TEST
@@ -255,22 +260,15 @@ END_TEST
 START_TEST(builtin_allgather_rules_at_1024_ranks)
 {
     ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
-    const struct tune_table *tables[] = {&env_t};
     ck_assert_str_eq(builtin_pick(COLL_allgather, 1024, 1024 * 64), "node");
     ck_assert_str_eq(builtin_pick(COLL_allgather, 1024, 1024 * 1024), "node");
     ck_assert_str_eq(builtin_pick(COLL_allgather, 256, 256 * 1024), "neighbor_exchange");
-    struct coll_key leaders = key(COLL_allgatherv, 64, 65536, -1, 1);
-    leaders.shape = (struct node_shape){64, 1, 1, 1};
-    for (uint64_t bytes = 1024; bytes <= 1 << 24; bytes *= 4) {
-        leaders.bytes = bytes;
-        ck_assert_str_eq(registry_table[tune_select(tables, 1, &leaders).alg].name,
+    for (uint64_t bytes = 1024; bytes <= 1 << 24; bytes *= 4)
+        ck_assert_str_eq(leaders_pick(COLL_allgatherv, bytes),
                          bytes < 32768 ? "recursive_doubling" : "bruck");
-    }
-    leaders.coll = COLL_allgather; /* before the ring of 33-128 ranks from 4m */
-    for (uint64_t bytes = 65536; bytes <= 1 << 22; bytes *= 64) {
-        leaders.bytes = bytes;
-        ck_assert_str_eq(registry_table[tune_select(tables, 1, &leaders).alg].name, "bruck");
-    }
+    /* allgather: Bruck before the ring of 33-128 ranks from 4m */
+    for (uint64_t bytes = 65536; bytes <= 1 << 22; bytes *= 64)
+        ck_assert_str_eq(leaders_pick(COLL_allgather, bytes), "bruck");
 }
 END_TEST
 
