@@ -125,16 +125,43 @@ static MPI_Aint pack_group(size_t size)
     return size >= BUF_PACK_CHUNK ? 1 : (MPI_Aint)(BUF_PACK_CHUNK / size);
 }
 
+/* MPICH's PMPI_Pack and PMPI_Unpack refuse a NULL buffer, and MPI_BOTTOM
+ * is NULL: the same elements are reached from the origin NULL + REBASE
+ * through the type displaced by -REBASE, made for the call (only there). */
+#define REBASE 4096
+static int rebased(MPI_Datatype type, MPI_Datatype *out)
+{
+    int one = 1, err;
+    MPI_Aint back = -REBASE, lb, extent;
+    MPI_Datatype moved;
+    PMPI_Type_get_extent(type, &lb, &extent);
+    if ((err = PMPI_Type_create_struct(1, &one, &back, &type, &moved)))
+        return err;
+    /* a struct may round its extent up to the alignment of its members */
+    err = PMPI_Type_create_resized(moved, lb - REBASE, extent, out);
+    PMPI_Type_free(&moved);
+    if (!err && (err = PMPI_Type_commit(out)))
+        PMPI_Type_free(out);
+    return err;
+}
+
 /* Elements [i, i + n) of user <-> their packed bytes, one PMPI call. */
 static int pack_piece(char *user, MPI_Aint i, int n, MPI_Datatype type, char *bytes, int pack,
                       const struct coll_args *a)
 {
     size_t size = buf_type_size(type);
     char *u = user + i * buf_extent(type), *b = bytes + (size_t)i * size;
-    int len = (int)((size_t)n * size), pos = 0;
-    if (pack)
-        return PMPI_Pack(u, n, type, b, len, &pos, a->comm);
-    return PMPI_Unpack(b, len, &pos, u, n, type, a->comm);
+    int len = (int)((size_t)n * size), pos = 0, err;
+    MPI_Datatype t = type;
+    if (!u && (err = rebased(type, &t)))
+        return err;
+    if (t != type)
+        u += REBASE;
+    err = pack ? PMPI_Pack(u, n, t, b, len, &pos, a->comm)
+               : PMPI_Unpack(b, len, &pos, u, n, t, a->comm);
+    if (t != type)
+        PMPI_Type_free(&t);
+    return err;
 }
 
 /* count elements at user <-> count * size bytes at bytes. An element too
@@ -189,7 +216,9 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
     size_t rsize = buf_type_size(rtype), room = rcount > 0 ? (size_t)rcount * rsize : 0;
     void *tmp;
     int err;
-    if (n == 0 || src == dst)
+    /* A copy onto itself only when both sides are the same elements: with
+     * MPI_BOTTOM two different absolute types share the origin NULL. */
+    if (n == 0 || (src == dst && stype == rtype && scount == rcount))
         return MPI_SUCCESS;
     if (room < n)
         return MPI_ERR_TRUNCATE;

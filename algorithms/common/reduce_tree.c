@@ -57,6 +57,7 @@ struct rt_run {
     struct rt_node node;
     const void *input;
     void *result;       /* the root's recvbuf, NULL elsewhere */
+    int in_place_root;  /* the root's input is its result buffer (MPI_IN_PLACE) */
     MPI_Aint count, nseg; /* the vector may pass INT_MAX elements (reduce_scatter) */
     int segcount;
     MPI_Datatype type;
@@ -183,7 +184,7 @@ static int own_acc(struct rt_run *r, MPI_Aint s, const void **acc)
 static int fold_segment(struct rt_run *r, MPI_Aint s, const void **acc)
 {
     int slot = s % RT_SLOTS, len = seg_len(r, s), err = MPI_SUCCESS;
-    int writable = r->result && r->input == r->result;
+    int writable = r->in_place_root;
     *acc = seg_at(r->input, r, s);
     for (int i = 0; i < r->node.nchild && !err; i++) {
         void *in = child_buf(r, slot, i);
@@ -269,6 +270,7 @@ int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, MPI_
         return err;
     r.input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     r.result = a->rank == root ? recvbuf : NULL;
+    r.in_place_root = a->rank == root && sendbuf == MPI_IN_PLACE;
     r.segcount = seg_count(count, type, seg);
     r.nseg = count / r.segcount + (count % r.segcount != 0);
     err = build_node(shape, root, commutative, a, &r.node);

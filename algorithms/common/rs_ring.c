@@ -98,9 +98,11 @@ static int wait_sends(struct ring *g, int slot)
     return err;
 }
 
-/* Receive block id into rbuf segment by segment; with src, rbuf = src op
- * rbuf per segment; with fwd, each finished segment goes on into slot. */
-static int step(struct ring *g, int id, void *rbuf, const void *src, int fwd, int slot)
+/* Receive block id into rbuf segment by segment; when reduce, rbuf = src
+ * op rbuf per segment (src may be MPI_BOTTOM: a flag, not a NULL test);
+ * with fwd, each finished segment goes on into slot. */
+static int step(struct ring *g, int id, void *rbuf, int reduce, const void *src, int fwd,
+                int slot)
 {
     MPI_Datatype t = g->a->datatype;
     int count = g->b->counts[id], n = nsegs(g, count), err = MPI_SUCCESS, k;
@@ -111,7 +113,7 @@ static int step(struct ring *g, int id, void *rbuf, const void *src, int fwd, in
         void *s = seg_at(g, rbuf, k);
         int len = seg_len(g, count, k);
         err = p2p_wait(&g->rreq[k]);
-        if (!err && src)
+        if (!err && reduce)
             err = buf_reduce(seg_at(g, src, k), s, len, t, g->a->op);
         if (!err && fwd)
             err = p2p_isend(s, len, t, right_of(g->a), g->a, &g->sreq[slot][g->nsend[slot]++]);
@@ -132,7 +134,7 @@ static int pass(struct ring *g, int shift, const void *src, void *buf, void *tmp
         int id = (a->rank - s - 1 - shift + 2 * p) % p;
         void *rbuf = shift ? tmp[s % 2] : buf_at(buf, displs[id], a->datatype);
         const void *with = shift ? buf_at(src, displs[id], a->datatype) : NULL;
-        err = step(g, id, rbuf, with, s < p - 2, s % 2);
+        err = step(g, id, rbuf, shift, with, s < p - 2, s % 2);
         if (!err)
             err = wait_sends(g, 1 - s % 2);
     }

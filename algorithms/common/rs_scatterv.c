@@ -49,17 +49,18 @@ static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *f
     int r = a->rank, my = b->counts[r];
     MPI_Aint n = span(b, r, r + pat_binomial_mask(r, a->size));
     void *stage = full, *base = NULL;
-    int err = MPI_SUCCESS;
-    if (r > 0 && n > 0) {
-        stage = n == my ? a->recvbuf : NULL;
-        if (!stage)
-            err = buf_alloc_checked(n, t, &stage, &base);
-        if (!err)
-            err = p2p_recv_n(stage, n, t, pat_binomial_parent(r), a);
-    }
+    /* only its own block comes: straight into recvbuf (which may be
+     * MPI_BOTTOM: a flag, never a pointer test) */
+    int direct = r > 0 && n > 0 && n == my, err = MPI_SUCCESS;
+    if (direct)
+        stage = a->recvbuf;
+    else if (r > 0 && n > 0)
+        err = buf_alloc_checked(n, t, &stage, &base);
+    if (!err && r > 0 && n > 0)
+        err = p2p_recv_n(stage, n, t, pat_binomial_parent(r), a);
     if (!err)
         err = to_children(a, b, stage);
-    if (!err && stage != a->recvbuf)
+    if (!err && !direct)
         err = buf_copy(stage, my, t, a->recvbuf, my, t, a);
     buf_free(base);
     return err;
