@@ -135,9 +135,10 @@ static int folded(const struct coll_args *a, const struct rs_blocks *b, rs_virtu
         err = rs_fold_in(a, rs_source(a), NULL, NULL, total);
         return err ? err : rs_fold_out(a, b, NULL);
     }
-    acc = a->recvbuf; /* in place the input is ours to overwrite */
-    if (!a->in_place && !(err = buf_alloc_checked(total, a->datatype, &acc, &abase)))
-        err = buf_copy(a->sendbuf, total, a->datatype, acc, total, a->datatype, a);
+    /* The accumulator is ours even in place: recvbuf past this rank's
+     * block is the caller's, and stays as it was. */
+    if (!(err = buf_alloc_checked(total, a->datatype, &acc, &abase)))
+        err = buf_copy(rs_source(a), total, a->datatype, acc, total, a->datatype, a);
     if (!err)
         err = buf_alloc_checked(total, a->datatype, &scratch, &sbase);
     if (!err && a->rank < 2 * rem)

@@ -85,8 +85,8 @@ int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const MPI_Ai
 
 /* The frame of the cores that work on 2^floor(lg p) virtual ranks
  * (halving, doubling): blocks, fold in, body on the survivors, fold out.
- * body gets full-length buffers (*acc is a->recvbuf itself in place, whose
- * input may be overwritten; a copy of the input otherwise); *acc starts as
+ * body gets full-length buffers of its own (*acc a copy of the input, in
+ * place too: recvbuf past this rank's block is never written); *acc starts as
  * the folded input and must end holding virtual block vrank
  * (rsp_vblock_first) reduced over all ranks; it may swap *acc and *scratch.
  * Nothing runs when sum(counts) is 0. */
