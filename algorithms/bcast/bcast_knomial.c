@@ -65,7 +65,7 @@ int bcast_knomial(const struct coll_args *a)
 {
     MPI_Request near[KNOMIAL_MAX_CHILDREN];
     int p = a->size, root = a->root, rel = pat_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
-    if (p == 1 || a->count == 0 || buf_type_size(a->datatype) == 0)
+    if (p == 1 || !buf_carries_data(a->count, a->datatype))
         return MPI_SUCCESS;
     long level = receive_level(rel, p);
     if (rel != 0) {

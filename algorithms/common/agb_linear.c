@@ -26,12 +26,12 @@ static int send_own(const struct coll_args *a, const struct agb_layout *l)
     struct agb_msg m;
     int err;
     if (!a->in_place)
-        return a->sendcount > 0 && buf_type_size(a->sendtype) > 0
+        return buf_carries_data(a->sendcount, a->sendtype)
                    ? p2p_send(a->sendbuf, a->sendcount, a->sendtype, 0, a)
                    : MPI_SUCCESS;
     if ((err = agb_msg_of(l, a->rank, 1, &m)))
         return err;
-    if (m.count > 0 && buf_type_size(m.type) > 0)
+    if (buf_carries_data(m.count, m.type))
         err = p2p_send(m.origin, m.count, m.type, 0, a);
     agb_msg_free(&m);
     return err;

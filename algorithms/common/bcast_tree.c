@@ -41,7 +41,7 @@ static int tree_down(void *buf, int count, MPI_Datatype type, int root,
 int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
                         const struct coll_args *a)
 {
-    if (a->size == 1 || count == 0 || buf_type_size(type) == 0)
+    if (a->size == 1 || !buf_carries_data(count, type))
         return MPI_SUCCESS;
     return tree_down(buf, count, type, root, a);
 }
@@ -50,7 +50,7 @@ int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
                     const struct coll_args *a)
 {
     int p = a->size, n = 0, err = MPI_SUCCESS;
-    if (p == 1 || count == 0 || buf_type_size(type) == 0)
+    if (p == 1 || !buf_carries_data(count, type))
         return MPI_SUCCESS;
     if (a->rank != root)
         return p2p_recv(buf, count, type, root, a);

@@ -90,6 +90,11 @@ void buf_memcpy(void *dst, const void *src, size_t n)
         memcpy(dst, src, n);
 }
 
+int buf_carries_data(MPI_Aint count, MPI_Datatype type)
+{
+    return count > 0 && buf_type_size(type) > 0;
+}
+
 int buf_is_contiguous(MPI_Aint count, MPI_Datatype type)
 {
     MPI_Aint true_lb, true_extent, lb, extent;

@@ -34,6 +34,10 @@ void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type);
 MPI_Aint buf_extent(MPI_Datatype type);
 /* Bytes of data in one element (PMPI_Type_size_x: a type may exceed 2 GiB). */
 size_t buf_type_size(MPI_Datatype type);
+/* 1 when count elements of type carry bytes: whether a block is sent at
+ * all. Both sides of a transfer must decide alike, and only bytes are
+ * common to them (a type of no data may come in any count). */
+int buf_carries_data(MPI_Aint count, MPI_Datatype type);
 /* 1 when count elements of type occupy exactly count*size bytes, no gaps. */
 int buf_is_contiguous(MPI_Aint count, MPI_Datatype type);
 /* Where the data of count elements of type at buf starts when it has no

@@ -52,7 +52,7 @@ static int post_block(const struct coll_args *a, const struct inter_blocks *b, i
 {
     int count = block_count(b, i);
     MPI_Datatype type = block_type(b, i);
-    *posted = count > 0 && buf_type_size(type) > 0;
+    *posted = buf_carries_data(count, type);
     if (!*posted)
         return MPI_SUCCESS;
     if (sending)
@@ -118,7 +118,7 @@ int inter_root_blocks_window(const struct coll_args *a, const struct inter_block
 int inter_to_root(const struct coll_args *a, const void *buf, int count, MPI_Datatype type,
                   int sending)
 {
-    if (count <= 0 || buf_type_size(type) == 0)
+    if (!buf_carries_data(count, type))
         return MPI_SUCCESS;
     if (sending)
         return p2p_send(buf, count, type, a->root, a);

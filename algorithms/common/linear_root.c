@@ -22,10 +22,9 @@ static void *block_at(const struct lin_blocks *b, int i)
  * or -1 when none is left. */
 static int next_peer(const struct coll_args *a, int root, const struct lin_blocks *b, int *next)
 {
-    size_t tsize = buf_type_size(b->type);
     while (*next < a->size - 1) {
         int peer = (root + 1 + (*next)++) % a->size;
-        if (block_count(b, peer) > 0 && tsize > 0)
+        if (buf_carries_data(block_count(b, peer), b->type))
             return peer;
     }
     return -1;
@@ -66,7 +65,7 @@ int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window
 {
     int err = MPI_SUCCESS;
     if (a->rank != a->root) {
-        if (a->sendcount <= 0 || buf_type_size(a->sendtype) == 0)
+        if (!buf_carries_data(a->sendcount, a->sendtype))
             return MPI_SUCCESS;
         return p2p_send(a->sendbuf, a->sendcount, a->sendtype, a->root, a);
     }
@@ -80,7 +79,7 @@ int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int windo
 {
     int err = MPI_SUCCESS;
     if (a->rank != a->root) {
-        if (a->recvcount <= 0 || buf_type_size(a->recvtype) == 0)
+        if (!buf_carries_data(a->recvcount, a->recvtype))
             return MPI_SUCCESS;
         return p2p_recv(a->recvbuf, a->recvcount, a->recvtype, a->root, a);
     }

@@ -26,8 +26,8 @@ static int scatter_flat(const struct coll_args *a, const struct rs_blocks *b, vo
     MPI_Datatype t = a->datatype;
     struct lin_blocks blocks = {full, t, 0, b->counts, NULL, b->displs};
     if (a->rank != 0)
-        return b->counts[a->rank] > 0 ? p2p_recv(a->recvbuf, b->counts[a->rank], t, 0, a)
-                                       : MPI_SUCCESS;
+        return buf_carries_data(b->counts[a->rank], t)
+                   ? p2p_recv(a->recvbuf, b->counts[a->rank], t, 0, a) : MPI_SUCCESS;
     int err = buf_copy(full, b->counts[0], t, a->recvbuf, b->counts[0], t, a);
     return err ? err : lin_root_exchange(a, 0, &blocks, 1, 0);
 }
