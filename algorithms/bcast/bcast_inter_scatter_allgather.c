@@ -1,60 +1,106 @@
 /* bcast_inter_scatter_allgather.c - intercommunicator bcast for long
- * messages: the root sends block i of the message (near-equal blocks of
- * elements) straight to rank i of the remote group, which then completes
- * the message with the allgatherv the tables choose for the group (sub.h),
- * so the root's link carries n once and no rank relays the whole message.
+ * messages: the root sends block i of the message straight to rank i of
+ * the remote group, which then completes the message with the allgatherv
+ * the tables choose for the group (sub.h), so the root's link carries n
+ * once and no rank relays the whole message.
+ *
+ * Blocks are near-equal ranges of the packed bytes (bcast_bytes.h): type
+ * maps may differ between the root and the others (one vector of 10 ints
+ * against 10 MPI_INT), so a split by local element counts would disagree.
+ * A contiguous buffer is used in place; any other is packed at the root
+ * and unpacked at the others at the end.
  *
  * Cost = q alpha + n beta (the root's sends overlap) + Cost(allgatherv,
  * q, n), q = the remote group's size; long messages. */
+#include "../common/bcast_pattern.h"
 #include "../common/buf.h"
 #include "../common/inter.h"
 #include "../common/p2p.h"
-#include "../common/pattern.h"
 #include "../common/scratch.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
-/* counts[i], displs[i] of block i of q, in one buffer the schedule keeps. */
-static int *block_layout(int count, int q)
+/* The message as n bytes: in the user's buffer when contiguous, else a
+ * copy (packed here at the root). *copy is what to free. */
+static int message_bytes(const struct coll_args *a, int root, char **bytes, void **copy,
+                         size_t *n)
 {
-    int *counts = buf_bytes(2 * (size_t)q * sizeof *counts);
-    for (int i = 0; counts && i < q; i++) {
-        counts[i] = pat_block_count(count, q, i);
-        counts[q + i] = (int)pat_block_offset(count, q, i);
+    *n = a->count > 0 ? (size_t)a->count * buf_type_size(a->datatype) : 0;
+    *copy = NULL;
+    if ((*bytes = buf_contiguous_data(a->recvbuf, a->count, a->datatype)) || *n == 0)
+        return MPI_SUCCESS;
+    if (!(*copy = *bytes = buf_bytes(*n)))
+        return MPI_ERR_NO_MEM;
+    return root ? buf_pack(a->recvbuf, a->count, a->datatype, *bytes, a) : MPI_SUCCESS;
+}
+
+/* counts[i], displs[i] (bytes) of block i of q, in one buffer the
+ * schedule keeps. A block over INT_MAX bytes is MPI_ERR_COUNT, on every
+ * rank alike (n and q are common). */
+static int block_layout(size_t n, int q, int **layout)
+{
+    *layout = NULL;
+    if (bpat_block_offset(n, q, 1) > INT_MAX)
+        return MPI_ERR_COUNT;
+    if (!(*layout = buf_bytes(2 * (size_t)q * sizeof **layout)))
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < q; i++) {
+        (*layout)[q + i] = (int)bpat_block_offset(n, q, i);
+        (*layout)[i] = (int)(bpat_block_offset(n, q, i + 1) - bpat_block_offset(n, q, i));
     }
-    return counts;
+    return MPI_SUCCESS;
 }
 
 static int root_sends(const struct coll_args *a)
 {
     int q = a->remote_size, n = 0, err;
-    int *layout = block_layout(a->count, q);
+    char *bytes;
+    void *copy;
+    size_t total;
+    if ((err = message_bytes(a, 1, &bytes, &copy, &total)) || total == 0) {
+        buf_free(copy);
+        return err;
+    }
+    int *layout;
     MPI_Request *reqs = scratch_get((size_t)q * sizeof *reqs);
-    struct inter_blocks b = {.buf = a->recvbuf, .type = a->datatype, .counts = layout,
+    if (!(err = block_layout(total, q, &layout)) && !reqs)
+        err = MPI_ERR_NO_MEM;
+    struct inter_blocks b = {.buf = bytes, .type = MPI_BYTE, .counts = layout,
                              .displs = layout ? layout + q : NULL};
-    err = layout && reqs ? inter_post_blocks(a, &b, 1, reqs, &n) : MPI_ERR_NO_MEM;
+    if (!err)
+        err = inter_post_blocks(a, &b, 1, reqs, &n);
     if (!err)
         err = p2p_waitall(n, reqs);
     scratch_put(reqs);
     buf_free(layout);
+    buf_free(copy);
     return err;
 }
 
 static int remote_completes(const struct coll_args *a)
 {
-    int p = a->size, err = MPI_SUCCESS;
-    int *layout = block_layout(a->count, p);
-    if (!layout)
-        return MPI_ERR_NO_MEM;
-    void *mine = buf_at(a->recvbuf, layout[p + a->rank], a->datatype);
-    if (layout[a->rank] > 0 && buf_type_size(a->datatype) > 0)
-        err = p2p_recv(mine, layout[a->rank], a->datatype, a->root, a);
-    struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = MPI_IN_PLACE,
-                           .recvbuf = a->recvbuf, .recvcounts = layout,
-                           .rdispls = layout + p, .recvtype = a->datatype};
+    int p = a->size, err;
+    char *bytes;
+    void *copy;
+    size_t total;
+    if ((err = message_bytes(a, 0, &bytes, &copy, &total)) || total == 0) {
+        buf_free(copy);
+        return err;
+    }
+    int *layout;
+    err = block_layout(total, p, &layout);
+    if (!err && layout[a->rank] > 0)
+        err = p2p_recv(bytes + layout[p + a->rank], layout[a->rank], MPI_BYTE, a->root, a);
+    struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = MPI_IN_PLACE, .recvbuf = bytes,
+                           .recvcounts = layout, .rdispls = layout ? layout + p : NULL,
+                           .recvtype = MPI_BYTE};
     if (!err)
         err = inter_local(a, &ag);
+    if (!err && copy)
+        err = buf_unpack(copy, a->recvbuf, a->count, a->datatype, a);
     buf_free(layout);
+    buf_free(copy);
     return err;
 }
 
