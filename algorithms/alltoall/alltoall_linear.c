@@ -8,11 +8,13 @@
  *
  * 2 (p - 1) messages in two rounds, against p (p - 1) for the direct
  * exchanges (scattered, pairwise) and p ceil(lg p) in ceil(lg p) rounds
- * for Bruck. The other ranks send and receive with their own (count,
- * type), straight from and into their buffers; rank 0 holds the rows as
- * packed bytes and receives and sends them as MPI_PACKED (which matches
- * any type signature), a column as one strided derived type, so send and
- * receive type maps may differ between ranks and nothing is transposed.
+ * for Bruck. The other ranks send with their own (count, type) straight
+ * from their buffers and receive the packed bytes of their result (into
+ * the buffer when it is contiguous, else a copy unpacked); rank 0 holds
+ * the rows as packed bytes and receives and sends them as MPI_PACKED
+ * (which matches any type signature), a column as one strided derived
+ * type, so send and receive type maps may differ between ranks and
+ * nothing is transposed.
  * Every rank sends its whole buffer before it receives anything, so
  * MPI_IN_PLACE needs nothing more.
  *
@@ -119,13 +121,26 @@ static int relay_at_root(const struct coll_args *a, size_t bb)
     return err;
 }
 
-/* Any other rank: its whole buffer to rank 0, its whole result back. */
+/* Any other rank: its whole buffer to rank 0, its whole result back. The
+ * result comes as packed bytes: straight into a contiguous buffer, else
+ * into a copy that is unpacked. (MPICH 4.0.2 truncates a message of
+ * packed bytes above about 16 KiB received as a pair type such as
+ * MPI_SHORT_INT, so bytes are received as bytes.) */
 static int relay_through_root(const struct coll_args *a)
 {
-    MPI_Aint p = a->size;
-    int err = a->in_place ? p2p_send_n(a->recvbuf, p * a->recvcount, a->recvtype, 0, a)
+    MPI_Aint p = a->size, n = p * a->recvcount;
+    size_t bytes = (size_t)n * buf_type_size(a->recvtype);
+    char *direct = buf_contiguous_data(a->recvbuf, n, a->recvtype), *copy = NULL;
+    int err = a->in_place ? p2p_send_n(a->recvbuf, n, a->recvtype, 0, a)
                           : p2p_send_n(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
-    return err ? err : p2p_recv_n(a->recvbuf, p * a->recvcount, a->recvtype, 0, a);
+    if (!err && !direct && !(copy = buf_bytes(bytes)))
+        err = MPI_ERR_NO_MEM;
+    if (!err)
+        err = p2p_recv_n(direct ? direct : copy, (MPI_Aint)bytes, MPI_BYTE, 0, a);
+    if (!err && copy)
+        err = buf_unpack(copy, a->recvbuf, n, a->recvtype, a);
+    buf_free(copy);
+    return err;
 }
 
 int alltoall_linear(const struct coll_args *a)
