@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PACKAGES="build-essential autoconf automake libtool pkg-config check gfortran
- openmpi-bin libopenmpi-dev mpich libmpich-dev libsimgrid-dev gnuplot-nox"
+ openmpi-bin libopenmpi-dev mpich libmpich-dev libsimgrid-dev gnuplot-nox
+ python3-mpi4py python3-numpy"
 
 install_packages() {
     local sudo=""
