@@ -446,6 +446,7 @@ int main(int argc, char **argv)
     signal(SIGALRM, on_alarm);
     signal(SIGSEGV, on_crash);
     signal(SIGBUS, on_crash);
+    signal(SIGABRT, on_crash);
     if (ops_init())
         MPI_Abort(MPI_COMM_WORLD, 2);
     pool_make();
