@@ -15,6 +15,14 @@ extern "C" {
 /* The MPI this build is for: "openmpi" or "mpich". */
 const char *collshim_flavour(void);
 
+/* Threads: under MPI_THREAD_MULTIPLE every function here may be called
+ * from any thread, alongside collectives on other threads. collshim_tune
+ * replaces the rules for calls that select after it returns; a selection
+ * running meanwhile on another thread finishes with the rules it started
+ * with (the old table is freed only after it). collshim_bypass is one flag
+ * for the whole process. The counters (collshim_algorithm_calls) count the
+ * runs of every thread; collshim_last_algorithm is the calling thread's. */
+
 /* Replace the COLLSHIM_TUNE rules of this process (same grammar, same
  * precedence). Every rank must set the same rules between the same
  * collectives. Returns MPI_SUCCESS, or MPI_ERR_ARG with the message in err

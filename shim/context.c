@@ -341,7 +341,7 @@ static int ctx_create(MPI_Comm comm, struct comm_ctx **out)
  * in: a program calls collectives on a few communicators, mostly the same
  * one, and the attribute lookup of Open MPI (a hash table behind
  * MPI_Comm_get_attr) was about a tenth of a forwarded 8-byte call. */
-static __thread struct {
+static SHIM_TLS struct {
     MPI_Comm comm;
     struct comm_ctx *ctx;
     unsigned long generation;

@@ -13,7 +13,7 @@
 #include <time.h>
 
 unsigned long long dispatch_calls[COLLSHIM_MAX_ALGORITHMS];
-int dispatch_last_alg = -1;
+SHIM_TLS int dispatch_last_alg = -1;
 
 static int has_op(enum coll_id c)
 {
@@ -130,7 +130,7 @@ static int same_key(const struct coll_key *x, const struct coll_key *y)
  * 8-byte call under the built-in table (perf, np 1), a lookup here costs a
  * key comparison. */
 #define REMEMBERED 8
-static __thread struct remembered_choice {
+static SHIM_TLS struct remembered_choice {
     struct coll_key key;
     struct tune_choice choice;
     unsigned long generation;
@@ -138,11 +138,13 @@ static __thread struct remembered_choice {
 
 static struct tune_choice select_walk(const struct coll_key *key)
 {
-    struct tune_choice choice = tune_select(shim_cfg.tables, 3, key);
-    if (key->sub && !registry_can_run(&registry_table[choice.alg], key, NULL)) {
-        const struct tune_table *builtin = &shim_cfg.tune_builtin;
-        choice = tune_select(&builtin, 1, key);
-    }
+    const struct tune_table *tables[3];
+    config_tables_enter(tables);
+    struct tune_choice choice = tune_select(tables, 3, key);
+    if (key->sub && !registry_can_run(&registry_table[choice.alg], key, NULL))
+        choice = tune_select(&tables[2], 1, key);
+    config_tables_leave();
+    choice.rule = NULL; /* the table may be freed once left */
     return choice;
 }
 

@@ -215,20 +215,23 @@ static void add_registry_candidates(struct learn_class *c, const struct coll_key
 
 static void find_candidates(struct learn_class *c, const struct coll_key *key)
 {
-    struct tune_choice now = tune_select(shim_cfg.tables, 3, key);
+    const struct tune_table *tables[3];
+    config_tables_enter(tables);
+    struct tune_choice now = tune_select(tables, 3, key);
     uint64_t sizes[6];
     int nsizes = probe_sizes(size_bucket(key->bytes), sizes);
     add_candidate(c, now.alg, now.params, key);
     add_candidate(c, registry_vendor(key->coll), (struct coll_params){0, 0}, key);
     for (int s = 0; s < nsizes; s++)
         for (int t = 0; t < 3; t++) {
-            const struct tune_table *one = shim_cfg.tables[t];
+            const struct tune_table *one = tables[t];
             struct coll_key probe = *key;
             probe.bytes = sizes[s];
             struct tune_choice ch = one ? tune_select(&one, 1, &probe) : now;
             if (one && ch.rule)
                 add_candidate(c, ch.alg, ch.params, key);
         }
+    config_tables_leave();
     add_registry_candidates(c, key);
     for (int i = 0; i < c->ncand; i++)
         if (c->cand[i].alg == registry_vendor(key->coll))
@@ -239,8 +242,11 @@ static void find_candidates(struct learn_class *c, const struct coll_key *key)
 
 static int covered_by_user_tables(const struct coll_key *key)
 {
-    const struct tune_table *user[2] = {shim_cfg.tables[0], shim_cfg.tables[1]};
-    return tune_select(user, 2, key).rule != NULL;
+    const struct tune_table *tables[3];
+    config_tables_enter(tables);
+    int covered = tune_select(tables, 2, key).rule != NULL;
+    config_tables_leave();
+    return covered;
 }
 
 static int candidate_of(const struct learn_class *c, int alg)
@@ -300,7 +306,7 @@ static void fill_facts(struct learn_entry *e, const struct learn_ctx *lc,
 static struct learn_class *class_new(struct learn_ctx *lc, int slot, const struct coll_args *a,
                                      const struct coll_key *key)
 {
-    static __thread struct learn_class scratch;
+    static SHIM_TLS struct learn_class scratch;
     struct learn_class *c = learn_test_nomem & LEARN_NOMEM_CLASS ? NULL : calloc(1, sizeof *c);
     int have = c != NULL;
     if (!have) {

@@ -4,6 +4,7 @@
 #define COLLSHIM_SHIM_H
 
 #include "../algorithms/coll.h"
+#include "../algorithms/common/tls.h"
 #include "../tuning/tuning.h"
 #include "collectives.h"
 
@@ -61,7 +62,10 @@ struct shim_config {
                                 the library had no persistent collectives (SMPI 3.32),
                                 so that the other flavours run that path (vendor.c) */
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
-    struct tune_table tune_env, tune_file, tune_builtin;
+    struct tune_table *tune_env;        /* COLLSHIM_TUNE or collshim_tune(): replaced
+                                           at run time, so read it through
+                                           config_tables_enter() */
+    struct tune_table tune_file, tune_builtin;
     const struct tune_table *tables[3]; /* precedence order; NULL = ignored */
     unsigned long tables_generation;    /* bumped whenever a table changes:
                                            voids dispatch's remembered choices */
@@ -71,8 +75,13 @@ extern struct shim_config shim_cfg;
  * prints errors and the listing. Called once after MPI_Init. */
 void config_load(int world_rank);
 void config_free(void);
-/* Replace the COLLSHIM_TUNE slot at run time (collshim_tune()). */
+/* Replace the COLLSHIM_TUNE slot at run time (collshim_tune()); safe while
+ * other threads select: the old table is freed once no walk can hold it. */
 int config_set_tune(const char *rules, char *err, size_t errlen);
+/* The tables in precedence order, for one walk: every config_tables_enter
+ * is followed by config_tables_leave once the walk no longer reads them. */
+void config_tables_enter(const struct tune_table *tables[3]);
+void config_tables_leave(void);
 
 /* ---- context.c: how a user communicator maps onto the shim's one
  * private communicator (see context.c) ---- */
@@ -150,7 +159,7 @@ void dispatch_count(int alg);
 int dispatch_raise(const struct coll_args *a, int err);
 /* Calls of each registry row (by index) in this process. */
 extern unsigned long long dispatch_calls[];
-extern int dispatch_last_alg;
+extern SHIM_TLS int dispatch_last_alg; /* this thread's last call */
 
 /* ---- validate.c ---- */
 /* Local checks before any communication; may replace a type the vendor
