@@ -60,6 +60,7 @@ struct node_shape {
                                    built on every call (dispatch.c) */
 };
 struct node_layout; /* the full layout of a communicator: common/node.h */
+struct sched;       /* a recorded algorithm: sched.h */
 
 /* The arguments of one collective call. Field use per collective:
  *   barrier                  -
@@ -109,6 +110,10 @@ struct coll_args {
     struct coll_params params;
     struct node_shape shape;          /* of this communicator or group */
     const struct node_layout *layout; /* its ranks per node; NULL for one level */
+    struct sched *sched;              /* the execution mode: NULL, the helpers act
+                                         now (a blocking call); else the schedule
+                                         this call is being recorded into (a
+                                         nonblocking or persistent one) */
 };
 
 /* The selection key: only facts that are identical on every rank. */

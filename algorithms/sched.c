@@ -3,17 +3,12 @@
 #include "sched.h"
 #include "common/buf.h"
 #include "common/scratch.h"
-#include "common/tls.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct sched_mpi sched_mpi = {PMPI_Wait, PMPI_Waitall, PMPI_Waitany, PMPI_Test,
                               PMPI_Request_free};
-
-static SHIM_TLS struct sched *building;
-
-struct sched *sched_building(void) { return building; }
 
 /* Grow *arr (elements of size sz) to hold one more; 0 or MPI_ERR_NO_MEM. */
 static int grow(void **arr, int n, int *cap, size_t sz)
@@ -132,9 +127,9 @@ int sched_build(const struct coll_args *a, int alg, coll_algorithm_fn run,
         sched_free(s);
         return err;
     }
-    building = s;
+    s->args.sched = s; /* recording: the helpers append steps */
     err = run(&s->args);
-    building = NULL;
+    s->args.sched = NULL; /* the steps run with the same arguments, acting */
     if (err) {
         sched_free(s);
         return err;
@@ -172,7 +167,7 @@ static int local(struct sched *s, const struct sched_step *st)
     case STEP_UNPACK:
         return buf_unpack(st->src, st->dst, st->count, st->type, a);
     case STEP_REDUCE:
-        return buf_reduce_n(st->src, st->dst, st->count, st->type, st->op);
+        return buf_reduce_n(a, st->src, st->dst, st->count, st->type, st->op);
     case STEP_MEMCPY:
         memmove(st->dst, st->src, (size_t)st->count);
         return MPI_SUCCESS;

@@ -58,9 +58,9 @@ struct sched {
     int nreqs, capreqs;
     int *waits;             /* slots named by WAIT steps */
     int nwaits, capwaits;
-    void **mem;             /* temporaries allocated while building */
+    void **mem;             /* temporaries allocated while recording */
     int nmem, capmem;
-    MPI_Datatype *types;    /* derived types made while building */
+    MPI_Datatype *types;    /* derived types made while recording */
     int ntypes, captypes;
     int *peers;             /* copy of the context's rank map (or NULL) */
     int pc;                 /* next step to run */
@@ -68,11 +68,10 @@ struct sched {
     int built;              /* recording finished without error */
 };
 
-/* The schedule being built on this thread, or NULL (helpers act directly). */
-struct sched *sched_building(void);
-
-/* Record algorithm `run` for the call *a into a new schedule (*out). The
- * schedule's args are a copy of *a; a->peers is copied too. */
+/* Record algorithm `run` for the call *a into a new schedule (*out): run
+ * gets a copy of *a whose sched is the new schedule, so every helper it
+ * calls appends a step. The schedule's args are that copy (sched NULL
+ * again); a->peers is copied too. */
 int sched_build(const struct coll_args *a, int alg, coll_algorithm_fn run,
                 struct sched **out);
 /* Rewind a finished schedule to its first step (persistent restart). */
@@ -84,7 +83,7 @@ int sched_advance(struct sched *s);
  * (after an error) are freed without waiting. */
 void sched_free(struct sched *s);
 
-/* Appending steps; called by the helpers while building. They return an
+/* Appending steps; called by the helpers while recording. They return an
  * MPI error code (MPI_ERR_NO_MEM) or MPI_SUCCESS. */
 int sched_add_p2p(struct sched *s, enum sched_step_kind kind, const void *buf, int count,
                   MPI_Datatype type, int peer, MPI_Request *req);
@@ -96,7 +95,7 @@ int sched_add_local(struct sched *s, const struct sched_step *step);
 int sched_keep_mem(struct sched *s, void *base);
 int sched_keep_type(struct sched *s, MPI_Datatype type);
 
-/* A request slot as the algorithm sees it while building: a token in its
+/* A request slot as the algorithm sees it while recording: a token in its
  * MPI_Request variable, never passed to MPI. */
 #define SCHED_TOKEN(slot) ((MPI_Request)(intptr_t)((slot) + 1))
 #define SCHED_SLOT(req) ((int)((intptr_t)(req) - 1))

@@ -78,11 +78,12 @@ enum variant { KERNEL, BUF_REDUCE, VENDOR };
 static void run_batch(enum variant v, op_kernel_fn fn, const void *in, void *inout, int count,
                       MPI_Datatype type, MPI_Op op, long reps)
 {
+    static const struct coll_args now = {0}; /* no schedule: reduce at once */
     for (long r = 0; r < reps; r++) {
         if (v == KERNEL)
             fn(in, inout, (size_t)count);
         else if (v == BUF_REDUCE)
-            buf_reduce(in, inout, count, type, op);
+            buf_reduce(&now, in, inout, count, type, op);
         else
             PMPI_Reduce_local(in, inout, count, type, op);
     }

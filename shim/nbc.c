@@ -522,7 +522,7 @@ int nbc_begin(const struct coll_args *a, struct comm_ctx *ctx, int alg, enum nbc
  * Run while building only (nbc_vendor_scheduled). */
 static int vendor_as_schedule(const struct coll_args *a)
 {
-    struct sched *s = sched_building();
+    struct sched *s = a->sched;
     MPI_Request req;
     int err;
     (void)a;

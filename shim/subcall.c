@@ -30,7 +30,8 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
         sub->shape = (struct node_shape){1, g->size, 1, 1};
     dispatch_call_facts(sub);
     sub->bytes = key_bytes(sub);
-    struct tune_choice choice = dispatch_select_key(sub, sched_building() != NULL, 1);
+    sub->sched = parent->sched; /* a step of a recorded call is recorded */
+    struct tune_choice choice = dispatch_select_key(sub, sub->sched != NULL, 1);
     const struct algorithm *alg = &registry_table[choice.alg];
     if (alg->restrictions & ALG_NEEDS_CONTEXT) /* the built-in table lacks a rule */
         return MPI_ERR_INTERN;

@@ -23,6 +23,6 @@ int allgather_inter_leaders(const struct coll_args *a)
                           .datatype = a->recvtype, .root = 0};
     if (!err)
         err = inter_local(a, &b);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

@@ -49,6 +49,6 @@ int allgather_node(const struct coll_args *a)
                               L->node_start, blk);
     if (!err)
         err = step_bcast(a, &node, a->recvbuf, a->size, blk, 0);
-    buf_type_free(&blk);
+    buf_type_free(a, &blk);
     return err;
 }

@@ -33,7 +33,7 @@ static int agv_runs(const struct coll_args *a, const struct node_layout *L, stru
 {
     int p = a->size, nodes = L->shape.nodes;
     size_t tsize = buf_type_size(a->recvtype);
-    r->off = buf_bytes((p + 1) * sizeof(size_t) + 2 * (size_t)nodes * sizeof(int));
+    r->off = buf_bytes(a, (p + 1) * sizeof(size_t) + 2 * (size_t)nodes * sizeof(int));
     if (!r->off)
         return MPI_ERR_NO_MEM;
     r->run = (int *)(r->off + p + 1);
@@ -101,7 +101,7 @@ int allgatherv_node(const struct coll_args *a)
     struct agv_runs r;
     char *packed = NULL;
     int err = agv_runs(a, L, &r), me = L->my_node;
-    if (!err && !(packed = buf_bytes(r.off[a->size] ? r.off[a->size] : 1)))
+    if (!err && !(packed = buf_bytes(a, r.off[a->size] ? r.off[a->size] : 1)))
         err = MPI_ERR_NO_MEM;
     if (!err)
         err = gather_in_node(a, L);
@@ -113,7 +113,7 @@ int allgatherv_node(const struct coll_args *a)
         err = step_bcast(a, &node, packed, (int)r.off[a->size], MPI_BYTE, 0);
     if (!err)
         err = unpack_all(a, L, &r, packed);
-    buf_free(packed);
-    buf_free(r.off);
+    buf_free(a, packed);
+    buf_free(a, r.off);
     return err;
 }

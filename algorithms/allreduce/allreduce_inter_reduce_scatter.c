@@ -30,9 +30,9 @@ static int receiver(int b, int from, int to)
 /* counts[j], displs[j]: the run of the other group's blocks (q of them)
  * that rank j of this group (p ranks) receives, in one buffer the schedule
  * keeps. */
-static int *runs_layout(int count, int p, int q)
+static int *runs_layout(const struct coll_args *a, int count, int p, int q)
 {
-    int *layout = buf_bytes(2 * (size_t)p * sizeof *layout);
+    int *layout = buf_bytes(a, 2 * (size_t)p * sizeof *layout);
     for (int j = 0; layout && j < p; j++)
         layout[j] = 0, layout[p + j] = -1;
     for (int b = 0; layout && b < q; b++) {
@@ -64,28 +64,28 @@ static int transfer(const struct coll_args *a, const void *block)
     if (!err && mine > 0)
         err = p2p_isend(block, mine, a->datatype, receiver(a->rank, p, q), a, &reqs[n++]);
     if (!err)
-        err = p2p_waitall(n, reqs);
+        err = p2p_waitall(a, n, reqs);
     scratch_put(reqs);
     return err;
 }
 
 static int gather_runs(const struct coll_args *a)
 {
-    int *runs = runs_layout(a->count, a->size, a->remote_size);
+    int *runs = runs_layout(a, a->count, a->size, a->remote_size);
     if (!runs)
         return MPI_ERR_NO_MEM;
     struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = MPI_IN_PLACE,
                            .recvbuf = a->recvbuf, .recvcounts = runs,
                            .rdispls = runs + a->size, .recvtype = a->datatype};
     int err = inter_local(a, &ag);
-    buf_free(runs);
+    buf_free(a, runs);
     return err;
 }
 
 int allreduce_inter_reduce_scatter(const struct coll_args *a)
 {
     void *base = NULL, *block = NULL;
-    int err = buf_alloc_checked(pat_block_count(a->count, a->size, a->rank), a->datatype,
+    int err = buf_alloc_checked(a, pat_block_count(a->count, a->size, a->rank), a->datatype,
                                 &block, &base);
     if (!err)
         err = inter_reduce_pieces(a, a->count, block);
@@ -93,6 +93,6 @@ int allreduce_inter_reduce_scatter(const struct coll_args *a)
         err = transfer(a, block);
     if (!err)
         err = gather_runs(a);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

@@ -26,10 +26,10 @@ int allreduce_node_slices(const struct coll_args *a)
     NODE_LAYOUT_OR_FAIL(L, a);
     struct sub_group node = node_group_mine(L), slices = node_group_slice(L);
     void *base = NULL, *slice;
-    int *counts = sub_block_table(a->count, node.size), err = MPI_SUCCESS;
+    int *counts = sub_block_table(a, a->count, node.size), err = MPI_SUCCESS;
     if (!counts)
         return MPI_ERR_NO_MEM;
-    slice = buf_alloc(counts[node.rank], a->datatype, &base);
+    slice = buf_alloc(a, counts[node.rank], a->datatype, &base);
     if (!base && counts[node.rank] > 0)
         err = MPI_ERR_NO_MEM;
     if (!err)
@@ -39,7 +39,7 @@ int allreduce_node_slices(const struct coll_args *a)
     if (!err)
         err = step_allgatherv(a, &node, slice, counts[node.rank], a->recvbuf, counts,
                               counts + node.size, a->datatype);
-    buf_free(base);
-    buf_free(counts);
+    buf_free(a, base);
+    buf_free(a, counts);
     return err;
 }

@@ -51,7 +51,7 @@ int allreduce_rabenseifner(const struct coll_args *a)
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;
-    if (vrank >= 0 && (err = buf_alloc_checked(a->count, a->datatype, &scratch, &base)))
+    if (vrank >= 0 && (err = buf_alloc_checked(a, a->count, a->datatype, &scratch, &base)))
         return err;
     if (a->rank < 2 * rem)
         err = rs_fold_in(a, a->recvbuf, a->recvbuf, scratch, a->count);
@@ -59,6 +59,6 @@ int allreduce_rabenseifner(const struct coll_args *a)
         err = survivor(a, vrank, scratch);
     if (!err && a->rank < 2 * rem)
         err = rs_fold_back(a, a->recvbuf, a->count);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

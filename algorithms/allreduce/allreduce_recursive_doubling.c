@@ -33,9 +33,9 @@ static int double_up(const struct coll_args *a, int vrank, void **acc, void **sc
         if (err)
             break;
         if (vpeer < vrank) {
-            err = buf_reduce(*scratch, *acc, a->count, a->datatype, a->op);
+            err = buf_reduce(a, *scratch, *acc, a->count, a->datatype, a->op);
         } else {
-            err = buf_reduce(*acc, *scratch, a->count, a->datatype, a->op);
+            err = buf_reduce(a, *acc, *scratch, a->count, a->datatype, a->op);
             void *t = *acc;
             *acc = *scratch;
             *scratch = t;
@@ -55,7 +55,7 @@ int allreduce_recursive_doubling(const struct coll_args *a)
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;
-    if ((err = buf_alloc_checked(a->count, a->datatype, &tmp, &base)))
+    if ((err = buf_alloc_checked(a, a->count, a->datatype, &tmp, &base)))
         return err;
     void *scratch = tmp;
     if (a->rank < 2 * rem)
@@ -66,6 +66,6 @@ int allreduce_recursive_doubling(const struct coll_args *a)
         err = buf_copy(acc, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a);
     if (!err && a->rank < 2 * rem)
         err = rs_fold_back(a, a->recvbuf, a->count);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

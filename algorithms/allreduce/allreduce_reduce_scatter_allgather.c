@@ -22,10 +22,10 @@
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)
 {
     void *base = NULL, *block;
-    int *counts = sub_block_table(a->count, a->size), err = MPI_SUCCESS;
+    int *counts = sub_block_table(a, a->count, a->size), err = MPI_SUCCESS;
     if (!counts)
         return MPI_ERR_NO_MEM;
-    block = buf_alloc(counts[a->rank], a->datatype, &base);
+    block = buf_alloc(a, counts[a->rank], a->datatype, &base);
     if (!base && counts[a->rank] > 0)
         err = MPI_ERR_NO_MEM;
     struct sub_group all = sub_group_all(a);
@@ -34,7 +34,7 @@ int allreduce_reduce_scatter_allgather(const struct coll_args *a)
     if (!err)
         err = step_allgatherv(a, &all, block, counts[a->rank], a->recvbuf, counts,
                               counts + a->size, a->datatype);
-    buf_free(base);
-    buf_free(counts);
+    buf_free(a, base);
+    buf_free(a, counts);
     return err;
 }

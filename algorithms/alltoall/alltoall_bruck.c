@@ -56,23 +56,23 @@ struct bruck {
 };
 
 /* Gather (to_msg) or scatter back the working blocks that move at dist. */
-static size_t bruck_gather(const struct bruck *b, char *msg, int p, int dist, int to_msg)
+static size_t bruck_gather(const struct coll_args *a, const struct bruck *b, char *msg, int p, int dist, int to_msg)
 {
     size_t n = 0;
     for (int k = 0; k < p; k++) {
         if (!a2a_bruck_moves(k, dist))
             continue;
         if (to_msg)
-            buf_memcpy(msg + n, b->work + b->bb * (size_t)k, b->bb);
+            buf_memcpy(a, msg + n, b->work + b->bb * (size_t)k, b->bb);
         else
-            buf_memcpy(b->work + b->bb * (size_t)k, msg + n, b->bb);
+            buf_memcpy(a, b->work + b->bb * (size_t)k, msg + n, b->bb);
         n += b->bb;
     }
     return n;
 }
 
 /* The working blocks that move at dist as one type over work. */
-static int moving_type(const struct bruck *b, int p, int dist, MPI_Datatype *type)
+static int moving_type(const struct coll_args *a, const struct bruck *b, int p, int dist, MPI_Datatype *type)
 {
     MPI_Aint *disp = scratch_get((size_t)p * sizeof *disp);
     MPI_Datatype block;
@@ -87,7 +87,7 @@ static int moving_type(const struct bruck *b, int p, int dist, MPI_Datatype *typ
     err = PMPI_Type_create_hindexed_block(n, len, disp, block, type);
     if (!err && (err = PMPI_Type_commit(type)))
         PMPI_Type_free(type);
-    big_type_free(MPI_BYTE, &block);
+    big_type_free(a, MPI_BYTE, &block);
     scratch_put(disp);
     return err;
 }
@@ -98,15 +98,15 @@ static int bruck_step(const struct coll_args *a, const struct bruck *b, int dist
     size_t n = b->bb * (size_t)a2a_bruck_count_moves(p, dist);
     MPI_Datatype type;
     if (b->sbuf) {
-        bruck_gather(b, b->sbuf, p, dist, 1);
+        bruck_gather(a, b, b->sbuf, p, dist, 1);
         err = p2p_sendrecv_n(b->sbuf, (MPI_Aint)n, MPI_BYTE, to, b->rbuf, (MPI_Aint)n, MPI_BYTE,
                              from, a);
-    } else if (!(err = moving_type(b, p, dist, &type))) {
+    } else if (!(err = moving_type(a, b, p, dist, &type))) {
         err = p2p_sendrecv_n(b->work, 1, type, to, b->rbuf, (MPI_Aint)n, MPI_BYTE, from, a);
-        buf_type_free(&type);
+        buf_type_free(a, &type);
     }
     if (!err)
-        bruck_gather(b, b->rbuf, p, dist, 0);
+        bruck_gather(a, b, b->rbuf, p, dist, 0);
     return err;
 }
 
@@ -119,9 +119,9 @@ static void swap_home(const struct coll_args *a, const struct bruck *b)
         if (k >= j)
             continue;
         char *x = b->work + b->bb * (size_t)k, *y = b->work + b->bb * (size_t)j;
-        buf_memcpy(b->rbuf, x, b->bb);
-        buf_memcpy(x, y, b->bb);
-        buf_memcpy(y, b->rbuf, b->bb);
+        buf_memcpy(a, b->rbuf, x, b->bb);
+        buf_memcpy(a, x, y, b->bb);
+        buf_memcpy(a, y, b->rbuf, b->bb);
     }
 }
 
@@ -136,10 +136,10 @@ int alltoall_bruck(const struct coll_args *a)
         return a2a_copy_self(a);
     size_t most = b.bb * (size_t)a2a_bruck_max_moves(p);
     char *in_recvbuf = buf_contiguous_data(a->recvbuf, (MPI_Aint)p * a->recvcount, a->recvtype);
-    b.work = in_recvbuf ? in_recvbuf : buf_bytes(b.bb * (size_t)p);
-    b.rbuf = buf_bytes(most);
+    b.work = in_recvbuf ? in_recvbuf : buf_bytes(a, b.bb * (size_t)p);
+    b.rbuf = buf_bytes(a, most);
     if (most <= BRUCK_COPY_MAX)
-        b.sbuf = buf_bytes(most);
+        b.sbuf = buf_bytes(a, most);
     if (!b.work || !b.rbuf || (most <= BRUCK_COPY_MAX && !b.sbuf))
         err = MPI_ERR_NO_MEM;
     if (!err)
@@ -151,8 +151,8 @@ int alltoall_bruck(const struct coll_args *a)
     else if (!err)
         err = a2a_unpack_recvs(a, b.work, b.bb, a2a_bruck_recv_peer);
     if (!in_recvbuf)
-        buf_free(b.work);
-    buf_free(b.sbuf);
-    buf_free(b.rbuf);
+        buf_free(a, b.work);
+    buf_free(a, b.sbuf);
+    buf_free(a, b.rbuf);
     return err;
 }

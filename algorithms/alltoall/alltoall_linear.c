@@ -78,7 +78,7 @@ static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
     if (err)
         return err;
     err = lin_root_exchange(a, 0, &b, 0, 0);
-    big_type_free(MPI_PACKED, &b.type);
+    big_type_free(a, MPI_PACKED, &b.type);
     return err;
 }
 
@@ -90,7 +90,7 @@ static int send_columns(const struct coll_args *a, char *rows, size_t bb)
     if (err)
         return err;
     err = lin_root_exchange(a, 0, &b, 1, 0);
-    buf_type_free(&b.type);
+    buf_type_free(a, &b.type);
     return err;
 }
 
@@ -109,7 +109,7 @@ static int own_column(const struct coll_args *a, const char *rows, size_t bb)
 static int relay_at_root(const struct coll_args *a, size_t bb)
 {
     size_t rowlen = bb * (size_t)a->size;
-    char *rows = buf_bytes(rowlen * (size_t)a->size);
+    char *rows = buf_bytes(a, rowlen * (size_t)a->size);
     int err = rows ? a2a_pack_sends(a, rows, bb, rank_k) : MPI_ERR_NO_MEM;
     if (!err)
         err = receive_rows(a, rows, rowlen);
@@ -117,7 +117,7 @@ static int relay_at_root(const struct coll_args *a, size_t bb)
         err = own_column(a, rows, bb);
     if (!err)
         err = send_columns(a, rows, bb);
-    buf_free(rows);
+    buf_free(a, rows);
     return err;
 }
 
@@ -133,13 +133,13 @@ static int relay_through_root(const struct coll_args *a)
     char *direct = buf_contiguous_data(a->recvbuf, n, a->recvtype), *copy = NULL;
     int err = a->in_place ? p2p_send_n(a->recvbuf, n, a->recvtype, 0, a)
                           : p2p_send_n(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
-    if (!err && !direct && !(copy = buf_bytes(bytes)))
+    if (!err && !direct && !(copy = buf_bytes(a, bytes)))
         err = MPI_ERR_NO_MEM;
     if (!err)
         err = p2p_recv_n(direct ? direct : copy, (MPI_Aint)bytes, MPI_BYTE, 0, a);
     if (!err && copy)
         err = buf_unpack(copy, a->recvbuf, n, a->recvtype, a);
-    buf_free(copy);
+    buf_free(a, copy);
     return err;
 }
 

@@ -45,10 +45,10 @@ static int a2a_setup(const struct coll_args *a, struct a2a_node *x)
     size_t n = (size_t)a->size * x->b, node_bytes = (size_t)x->k * n;
     if (node_bytes > INT_MAX)
         return MPI_ERR_COUNT;
-    x->mine = buf_bytes(n ? n : 1);
-    x->all = leader ? buf_bytes(node_bytes ? 2 * node_bytes : 1) : NULL;
+    x->mine = buf_bytes(a, n ? n : 1);
+    x->all = leader ? buf_bytes(a, node_bytes ? 2 * node_bytes : 1) : NULL;
     x->out = leader ? x->all + node_bytes : NULL;
-    x->counts = leader ? buf_bytes(2 * (size_t)nodes * sizeof(int)) : NULL;
+    x->counts = leader ? buf_bytes(a, 2 * (size_t)nodes * sizeof(int)) : NULL;
     if (!x->mine || (leader && (!x->all || !x->counts)))
         return MPI_ERR_NO_MEM;
     for (int m = 0; leader && m < nodes; m++) {
@@ -61,24 +61,24 @@ static int a2a_setup(const struct coll_args *a, struct a2a_node *x)
 
 /* all[j][d] (member j, destination rank d) -> out: per destination node m,
  * [j][d in m], so each section is contiguous. */
-static void by_destination_node(const struct a2a_node *x, size_t n)
+static void by_destination_node(const struct coll_args *a, const struct a2a_node *x, size_t n)
 {
     const struct node_layout *L = x->L;
     for (int m = 0; m < L->shape.nodes; m++)
         for (int j = 0; j < x->k; j++)
-            buf_memcpy(x->out + (size_t)x->displs[m] + j * L->node_size[m] * x->b,
+            buf_memcpy(a, x->out + (size_t)x->displs[m] + j * L->node_size[m] * x->b,
                        x->all + j * n + L->node_start[m] * x->b, L->node_size[m] * x->b);
 }
 
 /* all (from node m: [source j of m][destination d here]) -> out[d][s],
  * every rank's receive buffer in source rank order. */
-static void by_destination_rank(const struct a2a_node *x, size_t n)
+static void by_destination_rank(const struct coll_args *a, const struct a2a_node *x, size_t n)
 {
     const struct node_layout *L = x->L;
     for (int m = 0; m < L->shape.nodes; m++)
         for (int j = 0; j < L->node_size[m]; j++)
             for (int d = 0; d < x->k; d++)
-                buf_memcpy(x->out + d * n + (L->node_start[m] + j) * x->b,
+                buf_memcpy(a, x->out + d * n + (L->node_start[m] + j) * x->b,
                            x->all + (size_t)x->displs[m] + ((size_t)j * x->k + d) * x->b, x->b);
 }
 
@@ -88,10 +88,10 @@ static int exchange_sections(const struct coll_args *a, struct a2a_node *x, size
     struct coll_args v = {.coll = COLL_alltoallv, .sendbuf = x->out, .sendcounts = x->counts,
                           .sdispls = x->displs, .sendtype = MPI_BYTE, .recvbuf = x->all,
                           .recvcounts = x->counts, .rdispls = x->displs, .recvtype = MPI_BYTE};
-    by_destination_node(x, n);
+    by_destination_node(a, x, n);
     int err = sub_collective(a, &leaders, &v);
     if (!err)
-        by_destination_rank(x, n);
+        by_destination_rank(a, x, n);
     return err;
 }
 
@@ -125,8 +125,8 @@ int alltoall_node(const struct coll_args *a)
         err = node_bytes_step(a, &x, COLL_scatter, (int)n);
     if (!err)
         err = buf_unpack(x.mine, a->recvbuf, (MPI_Aint)a->size * a->recvcount, a->recvtype, a);
-    buf_free(x.mine);
-    buf_free(x.all);
-    buf_free(x.counts);
+    buf_free(a, x.mine);
+    buf_free(a, x.all);
+    buf_free(a, x.counts);
     return err;
 }

@@ -21,7 +21,7 @@ int barrier_inter_direct(const struct coll_args *a)
     for (int j = 0; j < q && !err; j++)
         err = p2p_isend(NULL, 0, MPI_BYTE, j, a, &reqs[n++]);
     if (!err)
-        err = p2p_waitall(n, reqs);
+        err = p2p_waitall(a, n, reqs);
     scratch_put(reqs);
     return err;
 }

@@ -25,7 +25,7 @@ static int fan_in(const struct coll_args *a)
     for (int m = pat_binomial_mask(rank, p) / 2; m > 0 && !err; m /= 2)
         if (rank + m < p && !(err = p2p_irecv(NULL, 0, MPI_BYTE, rank + m, a, &reqs[n])))
             n++;
-    int werr = p2p_waitall(n, reqs);
+    int werr = p2p_waitall(a, n, reqs);
     if (err || werr || rank == 0)
         return err ? err : werr;
     return p2p_send(NULL, 0, MPI_BYTE, pat_binomial_parent(rank), a);

@@ -30,7 +30,7 @@ static int message_bytes(const struct coll_args *a, int root, char **bytes, void
     *copy = NULL;
     if ((*bytes = buf_contiguous_data(a->recvbuf, a->count, a->datatype)) || *n == 0)
         return MPI_SUCCESS;
-    if (!(*copy = *bytes = buf_bytes(*n)))
+    if (!(*copy = *bytes = buf_bytes(a, *n)))
         return MPI_ERR_NO_MEM;
     return root ? buf_pack(a->recvbuf, a->count, a->datatype, *bytes, a) : MPI_SUCCESS;
 }
@@ -38,12 +38,12 @@ static int message_bytes(const struct coll_args *a, int root, char **bytes, void
 /* counts[i], displs[i] (bytes) of block i of q, in one buffer the
  * schedule keeps. A block over INT_MAX bytes is MPI_ERR_COUNT, on every
  * rank alike (n and q are common). */
-static int block_layout(size_t n, int q, int **layout)
+static int block_layout(const struct coll_args *a, size_t n, int q, int **layout)
 {
     *layout = NULL;
     if (bpat_block_offset(n, q, 1) > INT_MAX)
         return MPI_ERR_COUNT;
-    if (!(*layout = buf_bytes(2 * (size_t)q * sizeof **layout)))
+    if (!(*layout = buf_bytes(a, 2 * (size_t)q * sizeof **layout)))
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < q; i++) {
         (*layout)[q + i] = (int)bpat_block_offset(n, q, i);
@@ -59,22 +59,22 @@ static int root_sends(const struct coll_args *a)
     void *copy;
     size_t total;
     if ((err = message_bytes(a, 1, &bytes, &copy, &total)) || total == 0) {
-        buf_free(copy);
+        buf_free(a, copy);
         return err;
     }
     int *layout;
     MPI_Request *reqs = scratch_get((size_t)q * sizeof *reqs);
-    if (!(err = block_layout(total, q, &layout)) && !reqs)
+    if (!(err = block_layout(a, total, q, &layout)) && !reqs)
         err = MPI_ERR_NO_MEM;
     struct inter_blocks b = {.buf = bytes, .type = MPI_BYTE, .counts = layout,
                              .displs = layout ? layout + q : NULL};
     if (!err)
         err = inter_post_blocks(a, &b, 1, reqs, &n);
     if (!err)
-        err = p2p_waitall(n, reqs);
+        err = p2p_waitall(a, n, reqs);
     scratch_put(reqs);
-    buf_free(layout);
-    buf_free(copy);
+    buf_free(a, layout);
+    buf_free(a, copy);
     return err;
 }
 
@@ -85,11 +85,11 @@ static int remote_completes(const struct coll_args *a)
     void *copy;
     size_t total;
     if ((err = message_bytes(a, 0, &bytes, &copy, &total)) || total == 0) {
-        buf_free(copy);
+        buf_free(a, copy);
         return err;
     }
     int *layout;
-    err = block_layout(total, p, &layout);
+    err = block_layout(a, total, p, &layout);
     if (!err && layout[a->rank] > 0)
         err = p2p_recv(bytes + layout[p + a->rank], layout[a->rank], MPI_BYTE, a->root, a);
     struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = MPI_IN_PLACE, .recvbuf = bytes,
@@ -99,8 +99,8 @@ static int remote_completes(const struct coll_args *a)
         err = inter_local(a, &ag);
     if (!err && copy)
         err = buf_unpack(copy, a->recvbuf, a->count, a->datatype, a);
-    buf_free(layout);
-    buf_free(copy);
+    buf_free(a, layout);
+    buf_free(a, copy);
     return err;
 }
 

@@ -57,7 +57,7 @@ static int send_level(const struct coll_args *a, int rel, long m, MPI_Request *n
         else
             nfar++;
     }
-    int werr = p2p_waitall(nfar, far);
+    int werr = p2p_waitall(a, nfar, far);
     return err ? err : werr;
 }
 
@@ -75,6 +75,6 @@ int bcast_knomial(const struct coll_args *a)
     }
     for (long m = level / KNOMIAL_RADIX; m >= 1 && !err; m /= KNOMIAL_RADIX)
         err = send_level(a, rel, m, near, &n);
-    int werr = p2p_waitall(n, near);
+    int werr = p2p_waitall(a, n, near);
     return err ? err : werr;
 }

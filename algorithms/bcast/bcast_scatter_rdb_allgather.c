@@ -60,7 +60,7 @@ static int doubling_step(const struct bcast_bytes *b, int rel, int have, const s
         err = post_runs(b, rel + have, cnt, pat_abs(from, a->root, p), 1, a, reqs, &nreq);
     if (!err && to != 0)
         err = post_runs(b, rel, cnt, pat_abs(to, a->root, p), 0, a, reqs, &nreq);
-    int werr = p2p_waitall(nreq, reqs);
+    int werr = p2p_waitall(a, nreq, reqs);
     return err ? err : werr;
 }
 

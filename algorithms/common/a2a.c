@@ -150,7 +150,7 @@ int a2a_scattered(const struct coll_args *a)
     for (int first = 1; first < a->size && !err; first += window) {
         int n = 0, last = first + window < a->size ? first + window : a->size;
         err = scattered_post(a, first, last, reqs, &n);
-        int werr = p2p_waitall(n, reqs);
+        int werr = p2p_waitall(a, n, reqs);
         if (!err)
             err = werr;
     }
@@ -167,17 +167,17 @@ struct a2a_scratch {
     size_t cap;
 };
 
-static int scratch_for(struct a2a_scratch *s, const struct a2a_block *b, void **buf)
+static int scratch_for(const struct coll_args *a, struct a2a_scratch *s, const struct a2a_block *b, void **buf)
 {
     MPI_Aint true_lb, true_extent, extent = buf_extent(b->type);
     PMPI_Type_get_true_extent(b->type, &true_lb, &true_extent);
     MPI_Aint span = true_extent + (MPI_Aint)(b->count - 1) * (extent < 0 ? -extent : extent);
     size_t need = span > 0 ? (size_t)span : 1;
     if (need > s->cap) {
-        void *grown = buf_bytes(need); /* a schedule keeps every size it used */
+        void *grown = buf_bytes(a, need); /* a schedule keeps every size it used */
         if (!grown)
             return MPI_ERR_NO_MEM;
-        buf_free(s->base);
+        buf_free(a, s->base);
         s->base = grown;
         s->cap = need;
     }
@@ -193,7 +193,7 @@ static int inplace_swap(const struct coll_args *a, int peer, struct a2a_scratch 
     a2a_recv_block(a, peer, &b);
     if (!a2a_block_bytes(&b))
         return MPI_SUCCESS;
-    int err = scratch_for(s, &b, &tmp);
+    int err = scratch_for(a, s, &b, &tmp);
     if (!err)
         err = buf_copy(b.buf, b.count, b.type, tmp, b.count, b.type, a);
     if (!err)
@@ -210,6 +210,6 @@ int a2a_inplace(const struct coll_args *a)
         if (peer != a->rank)
             err = inplace_swap(a, peer, &s);
     }
-    buf_free(s.base);
+    buf_free(a, s.base);
     return err;
 }

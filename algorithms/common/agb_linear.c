@@ -33,7 +33,7 @@ static int send_own(const struct coll_args *a, const struct agb_layout *l)
         return err;
     if (buf_carries_data(m.count, m.type))
         err = p2p_send(m.origin, m.count, m.type, 0, a);
-    agb_msg_free(&m);
+    agb_msg_free(a, &m);
     return err;
 }
 
@@ -51,6 +51,6 @@ int agb_linear(const struct coll_args *a)
     if (err || (err = agb_msg_of(&l, 0, a->size, &all)))
         return err;
     err = bcast_tree_flat(all.origin, all.count, all.type, 0, a);
-    agb_msg_free(&all);
+    agb_msg_free(a, &all);
     return err;
 }

@@ -92,10 +92,10 @@ int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m)
     return indexed_msg(l, first, n, m);
 }
 
-void agb_msg_free(struct agb_msg *m)
+void agb_msg_free(const struct coll_args *a, struct agb_msg *m)
 {
     if (m->owned)
-        buf_type_free(&m->type);
+        buf_type_free(a, &m->type);
     m->owned = 0;
 }
 
@@ -108,7 +108,7 @@ int agb_place_own(const struct coll_args *a, const struct agb_layout *l)
     if ((err = agb_msg_of(l, a->rank, 1, &m)))
         return err;
     err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, m.origin, m.count, m.type, a);
-    agb_msg_free(&m);
+    agb_msg_free(a, &m);
     return err;
 }
 
@@ -121,9 +121,9 @@ int agb_exchange(const struct coll_args *a, const struct agb_layout *l, int sfir
         return err;
     if (!(err = agb_msg_of(l, rfirst, rn, &r))) {
         err = p2p_sendrecv(s.origin, s.count, s.type, dest, r.origin, r.count, r.type, src, a);
-        agb_msg_free(&r);
+        agb_msg_free(a, &r);
     }
-    agb_msg_free(&s);
+    agb_msg_free(a, &s);
     return err;
 }
 
@@ -152,7 +152,7 @@ static int rd_fold_in(const struct coll_args *a, const struct agb_layout *l)
         err = p2p_send(m.origin, m.count, m.type, r + 1, a);
     else
         err = p2p_recv(m.origin, m.count, m.type, r - 1, a);
-    agb_msg_free(&m);
+    agb_msg_free(a, &m);
     return err;
 }
 
@@ -168,7 +168,7 @@ static int rd_fold_out(const struct coll_args *a, const struct agb_layout *l)
         err = p2p_recv(m.origin, m.count, m.type, r + 1, a);
     else
         err = p2p_send(m.origin, m.count, m.type, r - 1, a);
-    agb_msg_free(&m);
+    agb_msg_free(a, &m);
     return err;
 }
 
@@ -256,7 +256,7 @@ int agb_bruck(const struct coll_args *a)
     if (err || a->size == 1)
         return err;
     size_t *off = bruck_offsets(&l, a->rank);
-    char *tmp = off ? buf_bytes(off[a->size] > 0 ? off[a->size] : 1) : NULL;
+    char *tmp = off ? buf_bytes(a, off[a->size] > 0 ? off[a->size] : 1) : NULL;
     if (!tmp)
         err = MPI_ERR_NO_MEM;
     if (!err)
@@ -265,7 +265,7 @@ int agb_bruck(const struct coll_args *a)
         err = bruck_steps(a, tmp, off);
     if (!err)
         err = bruck_unrotate(a, &l, tmp, off);
-    buf_free(tmp);
+    buf_free(a, tmp);
     scratch_put(off);
     return err;
 }

@@ -33,7 +33,7 @@ struct agb_msg {
 struct agb_layout agb_layout_of(const struct coll_args *a);
 int agb_block_count(const struct agb_layout *l, int i);
 int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m);
-void agb_msg_free(struct agb_msg *m);
+void agb_msg_free(const struct coll_args *a, struct agb_msg *m);
 
 /* Copy the caller's block into its place in recvbuf (nothing in place). */
 int agb_place_own(const struct coll_args *a, const struct agb_layout *l);

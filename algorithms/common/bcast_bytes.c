@@ -22,7 +22,7 @@ int bcast_bytes_open(struct bcast_bytes *b, const struct coll_args *a)
         return MPI_SUCCESS;
     if ((b->p = buf_contiguous_data(a->recvbuf, a->count, a->datatype)))
         return MPI_SUCCESS;
-    if (!(b->copy = b->p = buf_bytes(b->n)))
+    if (!(b->copy = b->p = buf_bytes(a, b->n)))
         return MPI_ERR_NO_MEM;
     if (a->rank != a->root)
         return MPI_SUCCESS;
@@ -33,7 +33,7 @@ int bcast_bytes_close(struct bcast_bytes *b, int err, const struct coll_args *a)
 {
     if (!err && b->copy && a->rank != a->root)
         err = buf_unpack(b->copy, a->recvbuf, a->count, a->datatype, a);
-    buf_free(b->copy);
+    buf_free(a, b->copy);
     b->copy = NULL;
     return err;
 }
@@ -60,7 +60,7 @@ static int scatter_down(const struct bcast_bytes *b, int rel, const struct coll_
             err = tree_send_child(at, (MPI_Aint)len, MPI_BYTE, pat_abs(rel + m, a->root, p), a,
                                    reqs, &nreq);
     }
-    int werr = p2p_waitall(nreq, reqs);
+    int werr = p2p_waitall(a, nreq, reqs);
     return err ? err : werr;
 }
 
@@ -95,15 +95,15 @@ int bcast_bytes_forward(const struct bcast_bytes *b, size_t seg, int parent,
     if (parent >= 0 && nseg > 0)
         err = post_recv(b, seg, 0, parent, a, &rreq);
     for (size_t i = 0; i < nseg && !err; i++) {
-        if (parent >= 0 && !(err = p2p_wait(&rreq)) && i + 1 < nseg)
+        if (parent >= 0 && !(err = p2p_wait(a, &rreq)) && i + 1 < nseg)
             err = post_recv(b, seg, i + 1, parent, a, &rreq);
         if (!err) /* the previous segment's sends */
-            err = p2p_waitall(nkids, sreq);
+            err = p2p_waitall(a, nkids, sreq);
         for (int k = 0; k < nkids && !err; k++)
             if ((err = p2p_isend_n(b->p + i * seg, (MPI_Aint)bpat_seg_len(b->n, seg, i),
                                    MPI_BYTE, kids[k], a, &sreq[k])))
                 sreq[k] = MPI_REQUEST_NULL;
     }
-    int werr = p2p_waitall(nkids, sreq);
+    int werr = p2p_waitall(a, nkids, sreq);
     return err ? err : werr;
 }

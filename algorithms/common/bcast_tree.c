@@ -34,7 +34,7 @@ static int tree_down(void *buf, int count, MPI_Datatype type, int root,
     for (int m = pat_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2)
         if (rel + m < p)
             err = tree_send_child(buf, count, type, pat_abs(rel + m, root, p), a, reqs, &n);
-    int werr = p2p_waitall(n, reqs);
+    int werr = p2p_waitall(a, n, reqs);
     return err ? err : werr;
 }
 
@@ -60,7 +60,7 @@ int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
     for (int rel = 1; rel < p && !err; rel++)
         if (!(err = p2p_isend(buf, count, type, pat_abs(rel, root, p), a, &reqs[n])))
             n++;
-    int werr = p2p_waitall(n, reqs);
+    int werr = p2p_waitall(a, n, reqs);
     scratch_put(reqs);
     return err ? err : werr;
 }

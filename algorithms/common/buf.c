@@ -28,17 +28,17 @@ void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type)
     return (char *)buf + i * buf_extent(type);
 }
 
-void *buf_bytes(size_t n)
+void *buf_bytes(const struct coll_args *a, size_t n)
 {
     void *p = scratch_get(n);
-    if (p && sched_building() && sched_keep_mem(sched_building(), p)) {
+    if (p && a->sched && sched_keep_mem(a->sched, p)) {
         scratch_put(p);
         return NULL;
     }
     return p;
 }
 
-void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base)
+void *buf_alloc(const struct coll_args *a, MPI_Aint count, MPI_Datatype type, void **base)
 {
     MPI_Aint true_lb, true_extent, lb, extent;
     *base = NULL;
@@ -47,45 +47,47 @@ void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base)
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     PMPI_Type_get_extent(type, &lb, &extent);
     MPI_Aint span = true_extent + (count - 1) * (extent < 0 ? -extent : extent);
-    if (!(*base = buf_bytes(span > 0 ? (size_t)span : 1)))
+    if (!(*base = buf_bytes(a, span > 0 ? (size_t)span : 1)))
         return NULL;
     return (char *)*base - true_lb;
 }
 
-int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base)
+int buf_alloc_checked(const struct coll_args *a, MPI_Aint count, MPI_Datatype type, void **buf,
+                      void **base)
 {
-    *buf = buf_alloc(count, type, base);
+    *buf = buf_alloc(a, count, type, base);
     return (count > 0 && !*base) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-/* Building, temporaries belong to the schedule until sched_free. */
-void buf_free(void *base)
+/* Recording, temporaries belong to the schedule until sched_free. */
+void buf_free(const struct coll_args *a, void *base)
 {
-    if (!sched_building())
+    if (!a->sched)
         scratch_put(base);
 }
 
-void buf_type_free(MPI_Datatype *type)
+void buf_type_free(const struct coll_args *a, MPI_Datatype *type)
 {
-    struct sched *s = sched_building();
+    struct sched *s = a->sched;
     if (!s || sched_keep_type(s, *type))
         PMPI_Type_free(type);
     *type = MPI_DATATYPE_NULL;
 }
 
-/* Record one local step instead of doing it (building only). */
-static int record(enum sched_step_kind kind, const void *src, MPI_Aint count,
-                  MPI_Datatype type, void *dst, MPI_Aint count2, MPI_Datatype type2)
+/* Record one local step instead of doing it (recording only). */
+static int record(const struct coll_args *a, enum sched_step_kind kind, const void *src,
+                  MPI_Aint count, MPI_Datatype type, void *dst, MPI_Aint count2,
+                  MPI_Datatype type2)
 {
     struct sched_step st = {.kind = kind, .src = src, .dst = dst, .count = count,
                             .count2 = count2, .type = type, .type2 = type2};
-    return sched_add_local(sched_building(), &st);
+    return sched_add_local(a->sched, &st);
 }
 
-void buf_memcpy(void *dst, const void *src, size_t n)
+void buf_memcpy(const struct coll_args *a, void *dst, const void *src, size_t n)
 {
-    if (sched_building())
-        record(STEP_MEMCPY, src, (MPI_Aint)n, MPI_BYTE, dst, 0, MPI_BYTE);
+    if (a->sched)
+        record(a, STEP_MEMCPY, src, (MPI_Aint)n, MPI_BYTE, dst, 0, MPI_BYTE);
     else
         memcpy(dst, src, n);
 }
@@ -201,16 +203,16 @@ static int pack_any(char *user, MPI_Aint count, MPI_Datatype type, char *bytes, 
 int buf_pack(const void *src, MPI_Aint count, MPI_Datatype type, void *out,
              const struct coll_args *a)
 {
-    if (sched_building())
-        return record(STEP_PACK, src, count, type, out, 0, type);
+    if (a->sched)
+        return record(a, STEP_PACK, src, count, type, out, 0, type);
     return pack_any((char *)src, count, type, out, 1, a);
 }
 
 int buf_unpack(const void *in, void *dst, MPI_Aint count, MPI_Datatype type,
                const struct coll_args *a)
 {
-    if (sched_building())
-        return record(STEP_UNPACK, in, count, type, dst, 0, type);
+    if (a->sched)
+        return record(a, STEP_UNPACK, in, count, type, dst, 0, type);
     return pack_any(dst, count, type, (char *)in, 0, a);
 }
 
@@ -228,8 +230,8 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
     if (room < n)
         return MPI_ERR_TRUNCATE;
     rcount = (MPI_Aint)(n / rsize); /* a longer receive gets the n bytes sent */
-    if (sched_building())
-        return record(STEP_COPY, src, scount, stype, dst, rcount, rtype);
+    if (a->sched)
+        return record(a, STEP_COPY, src, scount, stype, dst, rcount, rtype);
     int scontig = buf_is_contiguous(scount, stype), rcontig = buf_is_contiguous(rcount, rtype);
     if (scontig && rcontig) {
         memmove(data_start(dst, rtype), data_start(src, stype), n);
@@ -248,12 +250,13 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
     return err;
 }
 
-int buf_reduce_n(const void *in, void *inout, MPI_Aint count, MPI_Datatype type, MPI_Op op)
+int buf_reduce_n(const struct coll_args *a, const void *in, void *inout, MPI_Aint count,
+                 MPI_Datatype type, MPI_Op op)
 {
     const MPI_Aint piece = (MPI_Aint)1 << 30, extent = buf_extent(type);
     int err = MPI_SUCCESS;
     for (MPI_Aint i = 0; i < count && !err; i += piece)
-        err = buf_reduce((const char *)in + i * extent, (char *)inout + i * extent,
+        err = buf_reduce(a, (const char *)in + i * extent, (char *)inout + i * extent,
                          (int)(count - i < piece ? count - i : piece), type, op);
     return err;
 }

@@ -13,21 +13,27 @@
  * counts, p blocks of an allgather) may hold more than INT_MAX elements,
  * and byte sizes beyond 2^31 are ordinary. */
 
+/* Every helper that acts on buffers takes the call's arguments a: when
+ * a->sched is set the call is being recorded into that schedule (sched.h)
+ * and the helper appends a step instead of acting; temporaries and types
+ * made then belong to the schedule. */
+
 /* Room for count elements of type; *base gets what buf_free takes. NULL
  * with *base NULL when count is 0; NULL on out-of-memory (check *base). */
-void *buf_alloc(MPI_Aint count, MPI_Datatype type, void **base);
-void buf_free(void *base);
+void *buf_alloc(const struct coll_args *a, MPI_Aint count, MPI_Datatype type, void **base);
+void buf_free(const struct coll_args *a, void *base);
 /* malloc of n bytes for data; free it with buf_free. While a schedule is
- * built, data buffers must come from here or buf_alloc: they live on with
- * the schedule. */
-void *buf_bytes(size_t n);
+ * recorded, data buffers must come from here or buf_alloc: they live on
+ * with the schedule. */
+void *buf_bytes(const struct coll_args *a, size_t n);
 /* PMPI_Type_free of a type the algorithm made; *type becomes NULL. While a
- * schedule is built the type lives on with the schedule. */
-void buf_type_free(MPI_Datatype *type);
+ * schedule is recorded the type lives on with the schedule. */
+void buf_type_free(const struct coll_args *a, MPI_Datatype *type);
 /* memcpy that a schedule can record. */
-void buf_memcpy(void *dst, const void *src, size_t n);
+void buf_memcpy(const struct coll_args *a, void *dst, const void *src, size_t n);
 /* malloc that returns an MPI error code. */
-int buf_alloc_checked(MPI_Aint count, MPI_Datatype type, void **buf, void **base);
+int buf_alloc_checked(const struct coll_args *a, MPI_Aint count, MPI_Datatype type, void **buf,
+                      void **base);
 
 /* Address of element i of a buffer of type (i * extent bytes on). */
 void *buf_at(const void *buf, MPI_Aint i, MPI_Datatype type);
@@ -71,10 +77,10 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
  * ops. "in" is the left operand: for non-commutative ops pass the lower
  * ranks' data as in. */
 int buf_op_is_predefined(MPI_Op op);
-int buf_reduce(const void *in, void *inout, int count, MPI_Datatype type,
-               MPI_Op op);
+int buf_reduce(const struct coll_args *a, const void *in, void *inout, int count,
+               MPI_Datatype type, MPI_Op op);
 /* buf_reduce of any count, in pieces of at most 2^30 elements. */
-int buf_reduce_n(const void *in, void *inout, MPI_Aint count, MPI_Datatype type,
-                 MPI_Op op);
+int buf_reduce_n(const struct coll_args *a, const void *in, void *inout, MPI_Aint count,
+                 MPI_Datatype type, MPI_Op op);
 
 #endif

@@ -8,15 +8,15 @@
 
 int buf_op_is_predefined(MPI_Op op) { return op_is_predefined(op); }
 
-int buf_reduce(const void *in, void *inout, int count, MPI_Datatype type,
-               MPI_Op op)
+int buf_reduce(const struct coll_args *a, const void *in, void *inout, int count,
+               MPI_Datatype type, MPI_Op op)
 {
     if (count <= 0)
         return MPI_SUCCESS;
-    if (sched_building()) {
+    if (a->sched) {
         struct sched_step st = {.kind = STEP_REDUCE, .src = in, .dst = inout, .count = count,
                                 .type = type, .op = op};
-        return sched_add_local(sched_building(), &st);
+        return sched_add_local(a->sched, &st);
     }
     const struct op_entry *e = op_entry_get(op, type);
     if (e && e->kernel) {

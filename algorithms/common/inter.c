@@ -87,7 +87,7 @@ int inter_exchange_pairwise(const struct coll_args *a, const struct inter_blocks
             err = post_block(a, out, 1, j, &reqs[n], &posted);
         n += !err && posted;
         if (!err)
-            err = p2p_waitall(n, reqs);
+            err = p2p_waitall(a, n, reqs);
     }
     return err;
 }
@@ -106,7 +106,7 @@ int inter_root_blocks_window(const struct coll_args *a, const struct inter_block
         n += posted;
     }
     while (!err) {
-        if ((err = p2p_waitany(n, reqs, &idx)) || idx == MPI_UNDEFINED)
+        if ((err = p2p_waitany(a, n, reqs, &idx)) || idx == MPI_UNDEFINED)
             break;
         for (posted = 0; !err && !posted && next < q;)
             err = post_block(a, b, sending, next++, &reqs[idx], &posted);
@@ -137,7 +137,7 @@ int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
     if (!err)
         err = inter_post_blocks(a, out, 1, reqs + n, &m);
     if (!err)
-        err = p2p_waitall(n + m, reqs);
+        err = p2p_waitall(a, n + m, reqs);
     scratch_put(reqs);
     return err;
 }
@@ -146,14 +146,14 @@ int inter_reduce_swap(const struct coll_args *a, int n, void *dst)
 {
     void *base = NULL, *tmp = NULL;
     int err = MPI_SUCCESS;
-    if (a->rank == 0 && (err = buf_alloc_checked(n, a->datatype, &tmp, &base)))
+    if (a->rank == 0 && (err = buf_alloc_checked(a, n, a->datatype, &tmp, &base)))
         return err;
     struct coll_args r = {.coll = COLL_reduce, .sendbuf = a->sendbuf, .recvbuf = tmp,
                           .count = n, .datatype = a->datatype, .op = a->op, .root = 0};
     err = inter_local(a, &r);
     if (!err && a->rank == 0)
         err = p2p_sendrecv(tmp, n, a->datatype, 0, dst, n, a->datatype, 0, a);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }
 
@@ -209,7 +209,7 @@ int inter_rooted_linear(const struct coll_args *a, int window)
 
 int inter_reduce_pieces(const struct coll_args *a, int n, void *mine)
 {
-    int p = a->size, *counts = buf_bytes((size_t)p * sizeof *counts);
+    int p = a->size, *counts = buf_bytes(a, (size_t)p * sizeof *counts);
     if (!counts)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < p; i++)
@@ -217,7 +217,7 @@ int inter_reduce_pieces(const struct coll_args *a, int n, void *mine)
     struct coll_args rs = {.coll = COLL_reduce_scatter, .sendbuf = a->sendbuf, .recvbuf = mine,
                            .recvcounts = counts, .datatype = a->datatype, .op = a->op};
     int err = inter_local(a, &rs);
-    buf_free(counts);
+    buf_free(a, counts);
     return err;
 }
 
@@ -226,7 +226,7 @@ int inter_gather_at_leader(const struct coll_args *a, void **tmp, void **base)
     int err = MPI_SUCCESS;
     *tmp = *base = NULL;
     if (a->rank == 0 &&
-        (err = buf_alloc_checked((MPI_Aint)a->sendcount * a->size, a->sendtype, tmp, base)))
+        (err = buf_alloc_checked(a, (MPI_Aint)a->sendcount * a->size, a->sendtype, tmp, base)))
         return err;
     struct coll_args g = {.coll = COLL_gather, .sendbuf = a->sendbuf, .sendcount = a->sendcount,
                           .sendtype = a->sendtype, .recvbuf = *tmp, .recvcount = a->sendcount,

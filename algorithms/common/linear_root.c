@@ -52,7 +52,7 @@ int lin_root_exchange(const struct coll_args *a, int root, const struct lin_bloc
         err = post(a, b, sending, peer, &reqs[n++]);
     while (!err) {
         int idx;
-        if ((err = p2p_waitany(n, reqs, &idx)) || idx == MPI_UNDEFINED)
+        if ((err = p2p_waitany(a, n, reqs, &idx)) || idx == MPI_UNDEFINED)
             break;
         if ((peer = next_peer(a, root, b, &next)) >= 0)
             err = post(a, b, sending, peer, &reqs[idx]);

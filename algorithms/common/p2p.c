@@ -24,40 +24,36 @@ static int tag_of(const struct coll_args *a) { return a->tag; }
 int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req)
 {
-    struct sched *s = sched_building();
-    if (s)
-        return sched_add_p2p(s, STEP_SEND, buf, count, type, peer_of(peer, a), req);
+    if (a->sched)
+        return sched_add_p2p(a->sched, STEP_SEND, buf, count, type, peer_of(peer, a), req);
     return PMPI_Isend(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, req);
 }
 
 int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req)
 {
-    struct sched *s = sched_building();
-    if (s)
-        return sched_add_p2p(s, STEP_RECV, buf, count, type, peer_of(peer, a), req);
+    if (a->sched)
+        return sched_add_p2p(a->sched, STEP_RECV, buf, count, type, peer_of(peer, a), req);
     return PMPI_Irecv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, req);
 }
 
-int p2p_wait(MPI_Request *req)
+int p2p_wait(const struct coll_args *a, MPI_Request *req)
 {
-    struct sched *s = sched_building();
-    return s ? sched_add_wait(s, 1, req) : sched_mpi.wait(req, MPI_STATUS_IGNORE);
+    return a->sched ? sched_add_wait(a->sched, 1, req) : sched_mpi.wait(req, MPI_STATUS_IGNORE);
 }
 
-int p2p_waitall(int n, MPI_Request *reqs)
+int p2p_waitall(const struct coll_args *a, int n, MPI_Request *reqs)
 {
-    struct sched *s = sched_building();
-    if (s)
-        return sched_add_wait(s, n, reqs);
+    if (a->sched)
+        return sched_add_wait(a->sched, n, reqs);
     return n > 0 ? sched_mpi.waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
 }
 
 /* Building, "any" is the first pending request: the schedule keeps the
  * algorithm's window of requests in flight, served in posting order. */
-int p2p_waitany(int n, MPI_Request *reqs, int *idx)
+int p2p_waitany(const struct coll_args *a, int n, MPI_Request *reqs, int *idx)
 {
-    struct sched *s = sched_building();
+    struct sched *s = a->sched;
     /* Set before the call: SimGrid 3.32's MPI_Waitany returns at once for
      * n == 0 without writing *idx (doc/scale.md), and a linear root with
      * no non-empty block to receive would then loop on garbage. */
@@ -75,13 +71,13 @@ static int send_and_wait(const void *buf, int count, MPI_Datatype type, int peer
 {
     MPI_Request r;
     int err = p2p_isend(buf, count, type, peer, a, &r);
-    return err ? err : p2p_wait(&r);
+    return err ? err : p2p_wait(a, &r);
 }
 
 int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
              const struct coll_args *a)
 {
-    if (sched_building())
+    if (a->sched)
         return send_and_wait(buf, count, type, peer, a);
     return PMPI_Send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
 }
@@ -91,10 +87,10 @@ int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
 {
     MPI_Request r;
     int err;
-    if (!sched_building())
+    if (!a->sched)
         return PMPI_Recv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
                          MPI_STATUS_IGNORE);
-    return (err = p2p_irecv(buf, count, type, peer, a, &r)) ? err : p2p_wait(&r);
+    return (err = p2p_irecv(buf, count, type, peer, a, &r)) ? err : p2p_wait(a, &r);
 }
 
 int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
@@ -103,11 +99,11 @@ int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 {
     MPI_Request r[2];
     int err;
-    if (!sched_building())
+    if (!a->sched)
         return PMPI_Sendrecv(sbuf, scount, stype, peer_of(dest, a), tag_of(a), rbuf, rcount,
                              rtype, peer_of(source, a), tag_of(a), a->comm, MPI_STATUS_IGNORE);
     if ((err = p2p_irecv(rbuf, rcount, rtype, source, a, &r[0])) ||
         (err = p2p_isend(sbuf, scount, stype, dest, a, &r[1])))
         return err;
-    return p2p_waitall(2, r);
+    return p2p_waitall(a, 2, r);
 }

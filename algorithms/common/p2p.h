@@ -20,9 +20,9 @@ int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req);
 int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
               const struct coll_args *a, MPI_Request *req);
-int p2p_wait(MPI_Request *req);
-int p2p_waitall(int n, MPI_Request *reqs);
+int p2p_wait(const struct coll_args *a, MPI_Request *req);
+int p2p_waitall(const struct coll_args *a, int n, MPI_Request *reqs);
 /* MPI_Waitany without a status; *idx is MPI_UNDEFINED when none is pending. */
-int p2p_waitany(int n, MPI_Request *reqs, int *idx);
+int p2p_waitany(const struct coll_args *a, int n, MPI_Request *reqs, int *idx);
 
 #endif

@@ -42,10 +42,10 @@ int big_type(MPI_Aint count, MPI_Datatype type, int *n, MPI_Datatype *t)
     return build_big_type(count, type, t);
 }
 
-void big_type_free(MPI_Datatype type, MPI_Datatype *t)
+void big_type_free(const struct coll_args *a, MPI_Datatype type, MPI_Datatype *t)
 {
     if (*t != type)
-        buf_type_free(t);
+        buf_type_free(a, t);
     *t = type;
 }
 
@@ -57,7 +57,7 @@ int p2p_send_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
     if (err)
         return err;
     err = p2p_send(buf, n, t, peer, a);
-    big_type_free(type, &t);
+    big_type_free(a, type, &t);
     return err;
 }
 
@@ -69,7 +69,7 @@ int p2p_recv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
     if (err)
         return err;
     err = p2p_recv(buf, n, t, peer, a);
-    big_type_free(type, &t);
+    big_type_free(a, type, &t);
     return err;
 }
 
@@ -81,7 +81,7 @@ int p2p_isend_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
     if (err)
         return err;
     err = p2p_isend(buf, n, t, peer, a, req);
-    big_type_free(type, &t);
+    big_type_free(a, type, &t);
     return err;
 }
 
@@ -93,7 +93,7 @@ int p2p_irecv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
     if (err)
         return err;
     err = p2p_irecv(buf, n, t, peer, a, req);
-    big_type_free(type, &t);
+    big_type_free(a, type, &t);
     return err;
 }
 
@@ -107,8 +107,8 @@ int p2p_sendrecv_n(const void *sbuf, MPI_Aint scount, MPI_Datatype stype, int de
         return err;
     if (!(err = big_type(rcount, rtype, &rn, &rt))) {
         err = p2p_sendrecv(sbuf, sn, st, dest, rbuf, rn, rt, source, a);
-        big_type_free(rtype, &rt);
+        big_type_free(a, rtype, &rt);
     }
-    big_type_free(stype, &st);
+    big_type_free(a, stype, &st);
     return err;
 }

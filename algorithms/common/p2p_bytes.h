@@ -19,7 +19,7 @@
  * count fits an int, else (1, a new committed type whose extent is count
  * extents of type). Release with big_type_free. */
 int big_type(MPI_Aint count, MPI_Datatype type, int *n, MPI_Datatype *t);
-void big_type_free(MPI_Datatype type, MPI_Datatype *t);
+void big_type_free(const struct coll_args *a, MPI_Datatype type, MPI_Datatype *t);
 
 int p2p_send_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
                const struct coll_args *a);

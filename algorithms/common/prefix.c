@@ -12,11 +12,11 @@ static int absorb_lower(const struct coll_args *a, const void *tmp, void *partia
 {
     int err;
     if (*have)
-        err = buf_reduce(tmp, a->recvbuf, a->count, a->datatype, a->op);
+        err = buf_reduce(a, tmp, a->recvbuf, a->count, a->datatype, a->op);
     else
         err = buf_copy(tmp, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a);
     *have = 1;
-    return err ? err : buf_reduce(tmp, partial, a->count, a->datatype, a->op);
+    return err ? err : buf_reduce(a, tmp, partial, a->count, a->datatype, a->op);
 }
 
 static int doubling_steps(const struct coll_args *a, void *partial, void *tmp, int exclusive)
@@ -33,7 +33,7 @@ static int doubling_steps(const struct coll_args *a, void *partial, void *tmp, i
         if (peer < a->rank) {
             err = absorb_lower(a, tmp, partial, &have);
         } else { /* partial = partial op tmp, computed in tmp, then swapped */
-            err = buf_reduce(partial, tmp, a->count, a->datatype, a->op);
+            err = buf_reduce(a, partial, tmp, a->count, a->datatype, a->op);
             void *t = partial;
             partial = tmp;
             tmp = t;
@@ -52,14 +52,14 @@ int prefix_recursive_doubling(const struct coll_args *a, int exclusive)
         return err;
     if (a->size == 1 || a->count == 0)
         return MPI_SUCCESS;
-    if (!(err = buf_alloc_checked(a->count, a->datatype, &partial, &pbase)))
-        err = buf_alloc_checked(a->count, a->datatype, &tmp, &tbase);
+    if (!(err = buf_alloc_checked(a, a->count, a->datatype, &partial, &pbase)))
+        err = buf_alloc_checked(a, a->count, a->datatype, &tmp, &tbase);
     if (!err)
         err = buf_copy(input, a->count, a->datatype, partial, a->count, a->datatype, a);
     if (!err)
         err = doubling_steps(a, partial, tmp, exclusive);
-    buf_free(pbase);
-    buf_free(tbase);
+    buf_free(a, pbase);
+    buf_free(a, tbase);
     return err;
 }
 
@@ -77,7 +77,7 @@ static int chain_seg_count(const struct coll_args *a)
 /* One send to rank + 1 in flight: wait for the previous, post the next. */
 static int chain_send(const struct coll_args *a, const void *buf, int n, MPI_Request *req)
 {
-    int err = p2p_wait(req);
+    int err = p2p_wait(a, req);
     return err ? err : p2p_isend(buf, n, a->datatype, a->rank + 1, a, req);
 }
 
@@ -90,7 +90,7 @@ static int chain_scan(const struct coll_args *a, int segn, void *tmp, MPI_Reques
         int n = a->count - off < segn ? a->count - off : segn;
         void *r = buf_at(a->recvbuf, off, a->datatype);
         if (a->rank > 0 && !(err = p2p_recv(tmp, n, a->datatype, a->rank - 1, a)))
-            err = buf_reduce(tmp, r, n, a->datatype, a->op);
+            err = buf_reduce(a, tmp, r, n, a->datatype, a->op);
         if (!err && a->rank < a->size - 1)
             err = chain_send(a, r, n, req);
     }
@@ -108,7 +108,7 @@ static int chain_exscan(const struct coll_args *a, int segn, void *own, MPI_Requ
         if (a->rank > 0)
             err = p2p_recv(r, n, a->datatype, a->rank - 1, a);
         if (!err && a->rank > 0 && !last)
-            err = buf_reduce(r, o, n, a->datatype, a->op);
+            err = buf_reduce(a, r, o, n, a->datatype, a->op);
         if (!err && !last)
             err = chain_send(a, o, n, req);
     }
@@ -129,16 +129,16 @@ int prefix_linear(const struct coll_args *a, int exclusive)
     segn = chain_seg_count(a);
     if (!exclusive) {
         if (a->rank > 0)
-            err = buf_alloc_checked(segn, a->datatype, &tmp, &base);
+            err = buf_alloc_checked(a, segn, a->datatype, &tmp, &base);
         if (!err)
             err = chain_scan(a, segn, tmp, &req);
     } else {
-        if (middle && !(err = buf_alloc_checked(a->count, a->datatype, &tmp, &base)))
+        if (middle && !(err = buf_alloc_checked(a, a->count, a->datatype, &tmp, &base)))
             err = buf_copy(input, a->count, a->datatype, tmp, a->count, a->datatype, a);
         if (!err)
             err = chain_exscan(a, segn, middle ? tmp : (void *)input, &req);
     }
-    int werr = p2p_wait(&req);
-    buf_free(base);
+    int werr = p2p_wait(a, &req);
+    buf_free(a, base);
     return err ? err : werr;
 }

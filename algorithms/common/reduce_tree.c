@@ -154,7 +154,7 @@ static int pool_alloc(struct rt_run *r)
     for (int i = 0; i < RT_SLOTS * (k + 1); i++)
         r->req[i] = MPI_REQUEST_NULL;
     for (int i = 0; i < slots * k; i++) {
-        int err = buf_alloc_checked(r->segcount, r->type, &r->buf[i], &r->base[i]);
+        int err = buf_alloc_checked(r->a, r->segcount, r->type, &r->buf[i], &r->base[i]);
         if (err)
             return err;
     }
@@ -188,10 +188,10 @@ static int fold_segment(struct rt_run *r, MPI_Aint s, const void **acc)
     *acc = seg_at(r->input, r, s);
     for (int i = 0; i < r->node.nchild && !err; i++) {
         void *in = child_buf(r, slot, i);
-        if ((err = p2p_wait(recv_req(r, slot, i))))
+        if ((err = p2p_wait(r->a, recv_req(r, slot, i))))
             break;
         if (!r->node.left[i]) {
-            err = buf_reduce(*acc, in, len, r->type, r->op);
+            err = buf_reduce(r->a, *acc, in, len, r->type, r->op);
             *acc = in;
             writable = 1;
             continue;
@@ -199,7 +199,7 @@ static int fold_segment(struct rt_run *r, MPI_Aint s, const void **acc)
         if (!writable && (err = own_acc(r, s, acc)))
             break;
         writable = 1;
-        err = buf_reduce(in, (void *)*acc, len, r->type, r->op);
+        err = buf_reduce(r->a, in, (void *)*acc, len, r->type, r->op);
     }
     return err;
 }
@@ -219,7 +219,7 @@ static int run_segments(struct rt_run *r)
     for (MPI_Aint s = 0; s < r->nseg && !err; s++) {
         const void *acc;
         if (s + 1 < r->nseg) {
-            err = p2p_wait(send_req(r, (s + 1) % RT_SLOTS)); /* segment s-1 left */
+            err = p2p_wait(r->a, send_req(r, (s + 1) % RT_SLOTS)); /* segment s-1 left */
             if (!err)
                 err = post_recvs(r, s + 1);
         }
@@ -235,11 +235,11 @@ static int run_segments(struct rt_run *r)
 static int run_finish(struct rt_run *r, int err)
 {
     if (r->req) {
-        int werr = p2p_waitall(RT_SLOTS * (r->node.nchild + 1), r->req);
+        int werr = p2p_waitall(r->a, RT_SLOTS * (r->node.nchild + 1), r->req);
         err = err ? err : werr;
     }
     for (int i = 0; r->base && i < RT_SLOTS * r->node.nchild; i++)
-        buf_free(r->base[i]);
+        buf_free(r->a, r->base[i]);
     scratch_put(r->buf);
     scratch_put(r->base);
     scratch_put(r->req);

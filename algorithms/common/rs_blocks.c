@@ -73,7 +73,7 @@ int rs_exchange_halves(const struct coll_args *a, const struct rs_blocks *b, int
     MPI_Aint g0 = rs_blocks_voffset(b, give), g1 = rs_blocks_voffset(b, give + len);
     int err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
                              k1 - k0, t, peer, a);
-    return err ? err : buf_reduce_n(buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
+    return err ? err : buf_reduce_n(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
 }
 
 int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scratch,
@@ -82,7 +82,7 @@ int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scra
     if (a->rank % 2 == 0)
         return p2p_send_n(src, count, a->datatype, a->rank + 1, a);
     int err = p2p_recv_n(scratch, count, a->datatype, a->rank - 1, a);
-    return err ? err : buf_reduce_n(scratch, acc, count, a->datatype, a->op);
+    return err ? err : buf_reduce_n(a, scratch, acc, count, a->datatype, a->op);
 }
 
 int rs_fold_back(const struct coll_args *a, void *buf, MPI_Aint count)
@@ -113,8 +113,8 @@ int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const MPI_Ai
     int err = MPI_SUCCESS;
     for (int i = 0; i < n && !err; i++) {
         void *mine = buf_at(*acc, off[i], t), *theirs = buf_at(*scratch, off[i], t);
-        err = peer_is_lower ? buf_reduce_n(theirs, mine, len[i], t, a->op)
-                            : buf_reduce_n(mine, theirs, len[i], t, a->op);
+        err = peer_is_lower ? buf_reduce_n(a, theirs, mine, len[i], t, a->op)
+                            : buf_reduce_n(a, mine, theirs, len[i], t, a->op);
     }
     if (!peer_is_lower) {
         void *x = *acc;
@@ -137,18 +137,18 @@ static int folded(const struct coll_args *a, const struct rs_blocks *b, rs_virtu
     }
     /* The accumulator is ours even in place: recvbuf past this rank's
      * block is the caller's, and stays as it was. */
-    if (!(err = buf_alloc_checked(total, a->datatype, &acc, &abase)))
+    if (!(err = buf_alloc_checked(a, total, a->datatype, &acc, &abase)))
         err = buf_copy(rs_source(a), total, a->datatype, acc, total, a->datatype, a);
     if (!err)
-        err = buf_alloc_checked(total, a->datatype, &scratch, &sbase);
+        err = buf_alloc_checked(a, total, a->datatype, &scratch, &sbase);
     if (!err && a->rank < 2 * rem)
         err = rs_fold_in(a, NULL, acc, scratch, total);
     if (!err)
         err = body(a, b, vrank, &acc, &scratch);
     if (!err)
         err = rs_fold_out(a, b, acc);
-    buf_free(abase);
-    buf_free(sbase);
+    buf_free(a, abase);
+    buf_free(a, sbase);
     return err;
 }
 

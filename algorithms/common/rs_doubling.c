@@ -48,7 +48,7 @@ static int ranges_type(const struct coll_args *a, int n, const MPI_Aint *off,
     if (!err && (err = PMPI_Type_commit(type)))
         PMPI_Type_free(type);
     while (made-- > 0)
-        big_type_free(a->datatype, &parts[made]);
+        big_type_free(a, a->datatype, &parts[made]);
     return err;
 }
 
@@ -77,9 +77,9 @@ static int exchange(const struct coll_args *a, const struct rs_blocks *b, int vr
         err = p2p_sendrecv(*acc, 1, stype, peer, *scratch, 1, rtype, peer, a);
         if (!err)
             err = rs_combine(a, vpeer < vrank, 3, roff, rlen, acc, scratch);
-        buf_type_free(&rtype);
+        buf_type_free(a, &rtype);
     }
-    buf_type_free(&stype);
+    buf_type_free(a, &stype);
     return err;
 }
 

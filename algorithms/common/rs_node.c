@@ -19,10 +19,10 @@
 /* Elements of each node's run, then their displacements, in one buffer
  * (the run of member j of this node at displs[nodes + j]); -1 in *total
  * when a run or the vector passes INT_MAX elements. */
-static int *node_runs(const struct node_layout *L, const int *counts, long long *total)
+static int *node_runs(const struct coll_args *a, const struct node_layout *L, const int *counts, long long *total)
 {
     int nodes = L->shape.nodes, mine = L->node_size[L->my_node];
-    int *runs = buf_bytes(((size_t)nodes + mine) * sizeof *runs), *displs = runs + nodes;
+    int *runs = buf_bytes(a, ((size_t)nodes + mine) * sizeof *runs), *displs = runs + nodes;
     *total = 0;
     for (int n = 0; runs && n < nodes; n++) {
         long long run = 0;
@@ -48,12 +48,12 @@ static int reduce_to_run(const struct coll_args *a, const struct node_layout *L,
     struct sub_group node = node_group_mine(L), leaders = node_group_leaders(L);
     void *base = NULL, *full = NULL;
     int err = MPI_SUCCESS;
-    if (L->my_index == 0 && (err = buf_alloc_checked(total, a->datatype, &full, &base)))
+    if (L->my_index == 0 && (err = buf_alloc_checked(a, total, a->datatype, &full, &base)))
         return err;
     err = step_reduce(a, &node, rs_source(a), full, total, 0);
     if (!err && L->my_index == 0)
         err = step_reduce_scatter(a, &leaders, full, run, runs);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }
 
@@ -62,13 +62,13 @@ int rs_node(const struct coll_args *a, const int *counts)
     NODE_LAYOUT_OR_FAIL(L, a);
     struct sub_group node = node_group_mine(L);
     long long total;
-    int *runs = node_runs(L, counts, &total), err;
+    int *runs = node_runs(a, L, counts, &total), err;
     void *base = NULL, *run = NULL;
     if (!runs)
         return MPI_ERR_NO_MEM;
     err = total < 0 ? MPI_ERR_COUNT : MPI_SUCCESS;
     if (!err && L->my_index == 0)
-        err = buf_alloc_checked(runs[L->my_node], a->datatype, &run, &base);
+        err = buf_alloc_checked(a, runs[L->my_node], a->datatype, &run, &base);
     if (!err)
         err = reduce_to_run(a, L, runs, (int)total, run);
     struct coll_args sv = {.coll = COLL_scatterv, .sendbuf = run,
@@ -78,7 +78,7 @@ int rs_node(const struct coll_args *a, const int *counts)
                            .recvtype = a->datatype, .root = 0};
     if (!err)
         err = sub_collective(a, &node, &sv);
-    buf_free(base);
-    buf_free(runs);
+    buf_free(a, base);
+    buf_free(a, runs);
     return err;
 }

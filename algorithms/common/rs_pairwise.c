@@ -37,7 +37,7 @@ static int step(const struct coll_args *a, const struct rs_blocks *b, const stru
                            my, t, from, a);
     if (err || first_high)
         return err;
-    return buf_reduce(w->tmp, from < r ? w->low : w->high, my, t, a->op);
+    return buf_reduce(a, w->tmp, from < r ? w->low : w->high, my, t, a->op);
 }
 
 static int run(const struct coll_args *a, const struct rs_blocks *b, const struct pairwise *w)
@@ -51,7 +51,7 @@ static int run(const struct coll_args *a, const struct rs_blocks *b, const struc
         return err;
     if (r == a->size - 1)
         return buf_copy(w->low, my, t, a->recvbuf, my, t, a);
-    err = buf_reduce(w->low, w->high, my, t, a->op);
+    err = buf_reduce(a, w->low, w->high, my, t, a->op);
     return err ? err : buf_copy(w->high, my, t, a->recvbuf, my, t, a);
 }
 
@@ -62,15 +62,15 @@ int rs_pairwise(const struct coll_args *a, const int *counts)
     void *base[3] = {NULL, NULL, NULL};
     int err = rs_blocks_init(&b, counts, a->size), my = counts[a->rank];
     if (!err)
-        err = buf_alloc_checked(my, a->datatype, &w.low, &base[0]);
+        err = buf_alloc_checked(a, my, a->datatype, &w.low, &base[0]);
     if (!err)
-        err = buf_alloc_checked(my, a->datatype, &w.high, &base[1]);
+        err = buf_alloc_checked(a, my, a->datatype, &w.high, &base[1]);
     if (!err)
-        err = buf_alloc_checked(my, a->datatype, &w.tmp, &base[2]);
+        err = buf_alloc_checked(a, my, a->datatype, &w.tmp, &base[2]);
     if (!err && b.displs[a->size] > 0)
         err = run(a, &b, &w);
     for (int i = 0; i < 3; i++)
-        buf_free(base[i]);
+        buf_free(a, base[i]);
     rs_blocks_free(&b);
     return err;
 }

@@ -93,7 +93,7 @@ static int send_block(struct ring *g, int slot, const void *blk, int id)
 
 static int wait_sends(struct ring *g, int slot)
 {
-    int err = p2p_waitall(g->nsend[slot], g->sreq[slot]);
+    int err = p2p_waitall(g->a, g->nsend[slot], g->sreq[slot]);
     g->nsend[slot] = 0;
     return err;
 }
@@ -112,9 +112,9 @@ static int step(struct ring *g, int id, void *rbuf, int reduce, const void *src,
     for (k = 0; k < n && !err; k++) {
         void *s = seg_at(g, rbuf, k);
         int len = seg_len(g, count, k);
-        err = p2p_wait(&g->rreq[k]);
+        err = p2p_wait(g->a, &g->rreq[k]);
         if (!err && reduce)
-            err = buf_reduce(seg_at(g, src, k), s, len, t, g->a->op);
+            err = buf_reduce(g->a, seg_at(g, src, k), s, len, t, g->a->op);
         if (!err && fwd)
             err = p2p_isend(s, len, t, right_of(g->a), g->a, &g->sreq[slot][g->nsend[slot]++]);
     }
@@ -152,15 +152,15 @@ int ring_reduce_scatter(const struct coll_args *a, const struct rs_blocks *b, co
         return buf_copy(src, my, t, out, my, t, a);
     if ((err = ring_init(&g, a, b)))
         return err;
-    err = buf_alloc_checked(max, t, &tmp[0], &base[0]);
+    err = buf_alloc_checked(a, max, t, &tmp[0], &base[0]);
     if (!err)
-        err = buf_alloc_checked(max, t, &tmp[1], &base[1]);
+        err = buf_alloc_checked(a, max, t, &tmp[1], &base[1]);
     if (!err)
         err = pass(&g, 1, src, NULL, tmp);
     if (!err)
         err = buf_copy(tmp[(a->size - 2) % 2], my, t, out, my, t, a);
-    buf_free(base[0]);
-    buf_free(base[1]);
+    buf_free(a, base[0]);
+    buf_free(a, base[1]);
     scratch_put(g.rreq);
     return err;
 }

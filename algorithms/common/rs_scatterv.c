@@ -55,14 +55,14 @@ static int scatter(const struct coll_args *a, const struct rs_blocks *b, void *f
     if (direct)
         stage = a->recvbuf;
     else if (r > 0 && n > 0)
-        err = buf_alloc_checked(n, t, &stage, &base);
+        err = buf_alloc_checked(a, n, t, &stage, &base);
     if (!err && r > 0 && n > 0)
         err = p2p_recv_n(stage, n, t, pat_binomial_parent(r), a);
     if (!err)
         err = to_children(a, b, stage);
     if (!err && !direct)
         err = buf_copy(stage, my, t, a->recvbuf, my, t, a);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }
 
@@ -74,13 +74,13 @@ int rs_via_root(const struct coll_args *a, const int *counts, enum rtree_shape s
     int err = rs_blocks_init(&b, counts, a->size);
     MPI_Aint total = err ? 0 : b.displs[a->size];
     if (!err && total > 0 && a->rank == 0)
-        err = buf_alloc_checked(total, a->datatype, &full, &base);
+        err = buf_alloc_checked(a, total, a->datatype, &full, &base);
     if (!err && total > 0)
         err = reduce_tree(shape, rs_source(a), full, total, a->datatype, a->op,
                           0, a->params.seg, a);
     if (!err && total > 0)
         err = scatter(a, &b, full);
-    buf_free(base);
+    buf_free(a, base);
     rs_blocks_free(&b);
     return err;
 }

@@ -76,13 +76,13 @@ int node_run(const struct coll_args *a, const struct node_layout *L, int root_re
         *run = buf_at(root_receives ? a->recvbuf : a->sendbuf,
                       (MPI_Aint)L->node_start[L->my_node] * count, type);
     else if (node_is_rep(L, a->root))
-        err = buf_alloc_checked(L->node_size[L->my_node], *blk, run, base);
+        err = buf_alloc_checked(a, L->node_size[L->my_node], *blk, run, base);
     return err;
 }
 
-void node_run_free(MPI_Datatype *blk, void *base)
+void node_run_free(const struct coll_args *a, MPI_Datatype *blk, void *base)
 {
-    buf_free(base);
+    buf_free(a, base);
     if (*blk != MPI_DATATYPE_NULL)
-        buf_type_free(blk);
+        buf_type_free(a, blk);
 }

@@ -37,6 +37,6 @@ struct node_layout;
  * representative, NULL elsewhere. node_run_free releases both. */
 int node_run(const struct coll_args *a, const struct node_layout *L, int root_receives,
              MPI_Datatype *blk, void **run, void **base);
-void node_run_free(MPI_Datatype *blk, void *base);
+void node_run_free(const struct coll_args *a, MPI_Datatype *blk, void *base);
 
 #endif

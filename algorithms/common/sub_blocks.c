@@ -3,9 +3,9 @@
 #include "pattern.h"
 #include "sub.h"
 
-int *sub_block_table(int count, int p)
+int *sub_block_table(const struct coll_args *a, int count, int p)
 {
-    int *counts = buf_bytes(2 * (size_t)p * sizeof *counts);
+    int *counts = buf_bytes(a, 2 * (size_t)p * sizeof *counts);
     for (int i = 0; counts && i < p; i++) {
         counts[i] = pat_block_count(count, p, i);
         counts[p + i] = (int)pat_block_offset(count, p, i);

@@ -44,7 +44,7 @@ static int collect(const struct coll_args *a, int rel, char *stage, size_t blk)
 {
     MPI_Request reqs[32];
     int n, err = tb_post_children(a, rel, stage, blk, 0, reqs, &n);
-    int err2 = p2p_waitall(n, reqs);
+    int err2 = p2p_waitall(a, n, reqs);
     return err ? err : err2;
 }
 
@@ -65,7 +65,7 @@ int gather_binomial(const struct coll_args *a)
     if (err || p == 1 || blk == 0)
         return err;
     char *tmp = NULL, *stage = direct_stage(a, nsub);
-    if (!stage && !(stage = tmp = buf_bytes((size_t)nsub * blk)))
+    if (!stage && !(stage = tmp = buf_bytes(a, (size_t)nsub * blk)))
         return MPI_ERR_NO_MEM;
     if (tmp && !is_root)
         err = buf_pack(a->sendbuf, a->sendcount, a->sendtype, stage, a);
@@ -76,6 +76,6 @@ int gather_binomial(const struct coll_args *a)
                          pat_abs(pat_binomial_parent(rel), a->root, p), a);
     if (!err && is_root && tmp)
         err = tb_unpack_rotated(stage, blk, 1, p, a, a->recvbuf, a->recvcount, a->recvtype);
-    buf_free(tmp);
+    buf_free(a, tmp);
     return err;
 }

@@ -17,7 +17,7 @@ static int group_sends(const struct coll_args *a)
     int err = inter_gather_at_leader(a, &tmp, &base);
     if (!err && a->rank == 0 && all > 0)
         err = p2p_send(tmp, (int)all, a->sendtype, a->root, a);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }
 

@@ -37,6 +37,6 @@ int gather_node(const struct coll_args *a)
                            .root = L->node_of[a->root]};
     err = sub_collective(a, &reps, &gv);
 out:
-    node_run_free(&blk, base);
+    node_run_free(a, &blk, base);
     return err;
 }

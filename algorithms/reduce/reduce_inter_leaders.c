@@ -14,14 +14,14 @@ static int group_reduces(const struct coll_args *a)
 {
     void *base = NULL, *tmp = NULL;
     int err = MPI_SUCCESS;
-    if (a->rank == 0 && (err = buf_alloc_checked(a->count, a->datatype, &tmp, &base)))
+    if (a->rank == 0 && (err = buf_alloc_checked(a, a->count, a->datatype, &tmp, &base)))
         return err;
     struct coll_args r = {.coll = COLL_reduce, .sendbuf = a->sendbuf, .recvbuf = tmp,
                           .count = a->count, .datatype = a->datatype, .op = a->op, .root = 0};
     err = inter_local(a, &r);
     if (!err && a->rank == 0)
         err = p2p_send(tmp, a->count, a->datatype, a->root, a);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }
 

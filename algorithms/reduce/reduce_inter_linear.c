@@ -20,18 +20,18 @@ static int root_folds(const struct coll_args *a)
     MPI_Request *reqs = scratch_get((size_t)q * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
-    err = buf_alloc_checked((MPI_Aint)(q - 1) * a->count, a->datatype, &tmp, &base);
+    err = buf_alloc_checked(a, (MPI_Aint)(q - 1) * a->count, a->datatype, &tmp, &base);
     for (int i = 0; i < q - 1 && !err; i++)
         err = p2p_irecv(buf_at(tmp, (MPI_Aint)i * a->count, a->datatype), a->count,
                         a->datatype, i, a, &reqs[i]);
     if (!err)
         err = p2p_irecv(a->recvbuf, a->count, a->datatype, q - 1, a, &reqs[q - 1]);
     if (!err)
-        err = p2p_waitall(q, reqs);
+        err = p2p_waitall(a, q, reqs);
     for (int i = q - 2; i >= 0 && !err; i--)
-        err = buf_reduce(buf_at(tmp, (MPI_Aint)i * a->count, a->datatype), a->recvbuf,
+        err = buf_reduce(a, buf_at(tmp, (MPI_Aint)i * a->count, a->datatype), a->recvbuf,
                          a->count, a->datatype, a->op);
-    buf_free(base);
+    buf_free(a, base);
     scratch_put(reqs);
     return err;
 }

@@ -22,13 +22,13 @@ int reduce_node(const struct coll_args *a)
     struct sub_group node = node_group_mine(L), reps = node_rooted_leaders(L, a->root);
     int is_root = a->rank == a->root, rep = node_is_rep(L, a->root), err = MPI_SUCCESS;
     void *base = NULL, *partial = is_root ? a->recvbuf : NULL;
-    if (rep && !is_root && (err = buf_alloc_checked(a->count, a->datatype, &partial, &base)))
+    if (rep && !is_root && (err = buf_alloc_checked(a, a->count, a->datatype, &partial, &base)))
         return err;
     err = step_reduce(a, &node, is_root && a->in_place ? MPI_IN_PLACE : a->sendbuf, partial,
                       a->count, node_rep_index(L, a->root));
     if (!err && rep)
         err = step_reduce(a, &reps, is_root ? MPI_IN_PLACE : partial, a->recvbuf, a->count,
                           L->node_of[a->root]);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

@@ -64,10 +64,10 @@ int reduce_rabenseifner(const struct coll_args *a)
         return is_root ? buf_copy(src, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)
                        : MPI_SUCCESS;
     if (vrank >= 0) {
-        err = buf_alloc_checked(a->count, a->datatype, &scratch, &sbase);
+        err = buf_alloc_checked(a, a->count, a->datatype, &scratch, &sbase);
         acc = a->recvbuf;
         if (!err && !is_root)
-            err = buf_alloc_checked(a->count, a->datatype, &acc, &abase);
+            err = buf_alloc_checked(a, a->count, a->datatype, &acc, &abase);
         if (!err)
             err = buf_copy(src, a->count, a->datatype, acc, a->count, a->datatype, a);
     }
@@ -77,7 +77,7 @@ int reduce_rabenseifner(const struct coll_args *a)
         err = survivor(a, vrank, acc, scratch);
     if (!err && is_root && holder_of(a) != a->root)
         err = p2p_recv(a->recvbuf, a->count, a->datatype, holder_of(a), a);
-    buf_free(abase);
-    buf_free(sbase);
+    buf_free(a, abase);
+    buf_free(a, sbase);
     return err;
 }

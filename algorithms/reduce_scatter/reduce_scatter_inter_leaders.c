@@ -11,14 +11,14 @@
 int reduce_scatter_inter_leaders(const struct coll_args *a)
 {
     int p = a->size, n = 0, err = MPI_SUCCESS;
-    int *displs = buf_bytes((size_t)p * sizeof *displs);
+    int *displs = buf_bytes(a, (size_t)p * sizeof *displs);
     void *base = NULL, *other = NULL;
     if (!displs)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < p; n += a->recvcounts[i++])
         displs[i] = n;
     if (a->rank == 0)
-        err = buf_alloc_checked(n, a->datatype, &other, &base);
+        err = buf_alloc_checked(a, n, a->datatype, &other, &base);
     if (!err)
         err = inter_reduce_swap(a, n, other);
     struct coll_args s = {.coll = COLL_scatterv, .sendbuf = other, .sendcounts = a->recvcounts,
@@ -27,7 +27,7 @@ int reduce_scatter_inter_leaders(const struct coll_args *a)
                           .root = 0};
     if (!err)
         err = inter_local(a, &s);
-    buf_free(base);
-    buf_free(displs);
+    buf_free(a, base);
+    buf_free(a, displs);
     return err;
 }

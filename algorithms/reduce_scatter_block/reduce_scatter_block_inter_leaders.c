@@ -13,7 +13,7 @@ int reduce_scatter_block_inter_leaders(const struct coll_args *a)
     int n = a->recvcount * a->size, err = MPI_SUCCESS;
     void *base = NULL, *other = NULL;
     if (a->rank == 0)
-        err = buf_alloc_checked(n, a->datatype, &other, &base);
+        err = buf_alloc_checked(a, n, a->datatype, &other, &base);
     if (!err)
         err = inter_reduce_swap(a, n, other);
     struct coll_args s = {.coll = COLL_scatter, .sendbuf = other, .sendcount = a->recvcount,
@@ -21,6 +21,6 @@ int reduce_scatter_block_inter_leaders(const struct coll_args *a)
                           .recvcount = a->recvcount, .recvtype = a->datatype, .root = 0};
     if (!err)
         err = inter_local(a, &s);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

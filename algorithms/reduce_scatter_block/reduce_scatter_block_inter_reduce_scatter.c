@@ -54,7 +54,7 @@ static int transfer(const struct coll_args *a, int n, const void *mine)
                             &reqs[nreq++]);
     }
     if (!err)
-        err = p2p_waitall(nreq, reqs);
+        err = p2p_waitall(a, nreq, reqs);
     scratch_put(reqs);
     return err;
 }
@@ -63,11 +63,11 @@ int reduce_scatter_block_inter_reduce_scatter(const struct coll_args *a)
 {
     int n = a->recvcount * a->size, err;
     void *base = NULL, *mine = NULL;
-    err = buf_alloc_checked(pat_block_count(n, a->size, a->rank), a->datatype, &mine, &base);
+    err = buf_alloc_checked(a, pat_block_count(n, a->size, a->rank), a->datatype, &mine, &base);
     if (!err)
         err = inter_reduce_pieces(a, n, mine);
     if (!err)
         err = transfer(a, n, mine);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }

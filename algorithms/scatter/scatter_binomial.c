@@ -64,7 +64,7 @@ static int spread(const struct coll_args *a, int rel, char *stage, size_t blk, i
     int n, err = tb_post_children(a, rel, stage, blk, 1, reqs, &n);
     if (!err && unpack_own)
         err = buf_unpack(stage, a->recvbuf, a->recvcount, a->recvtype, a);
-    int err2 = p2p_waitall(n, reqs);
+    int err2 = p2p_waitall(a, n, reqs);
     return err ? err : err2;
 }
 
@@ -76,11 +76,11 @@ int scatter_binomial(const struct coll_args *a)
     if (err || p == 1 || blk == 0)
         return err;
     char *tmp = NULL, *stage = direct_stage(a, nsub);
-    if (!stage && !(stage = tmp = buf_bytes((size_t)nsub * blk)))
+    if (!stage && !(stage = tmp = buf_bytes(a, (size_t)nsub * blk)))
         return MPI_ERR_NO_MEM;
     err = fill(a, rel, nsub, stage, blk, tmp != NULL);
     if (!err)
         err = spread(a, rel, stage, blk, tmp && !is_root);
-    buf_free(tmp);
+    buf_free(a, tmp);
     return err;
 }

@@ -15,7 +15,7 @@ static int group_receives(const struct coll_args *a)
     MPI_Aint all = (MPI_Aint)a->recvcount * a->size;
     void *base = NULL, *tmp = NULL;
     int err = MPI_SUCCESS;
-    if (a->rank == 0 && (err = buf_alloc_checked(all, a->recvtype, &tmp, &base)))
+    if (a->rank == 0 && (err = buf_alloc_checked(a, all, a->recvtype, &tmp, &base)))
         return err;
     if (a->rank == 0 && all > 0)
         err = p2p_recv(tmp, (int)all, a->recvtype, a->root, a);
@@ -24,7 +24,7 @@ static int group_receives(const struct coll_args *a)
                           .recvcount = a->recvcount, .recvtype = a->recvtype, .root = 0};
     if (!err)
         err = inter_local(a, &s);
-    buf_free(base);
+    buf_free(a, base);
     return err;
 }
 

@@ -40,6 +40,6 @@ int scatter_node(const struct coll_args *a)
                           .recvtype = a->recvtype, .root = node_rep_index(L, a->root)};
     err = sub_collective(a, &node, &s);
 out:
-    node_run_free(&blk, base);
+    node_run_free(a, &blk, base);
     return err;
 }
