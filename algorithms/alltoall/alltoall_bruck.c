@@ -56,7 +56,8 @@ struct bruck {
 };
 
 /* Gather (to_msg) or scatter back the working blocks that move at dist. */
-static size_t bruck_gather(const struct coll_args *a, const struct bruck *b, char *msg, int p, int dist, int to_msg)
+static size_t bruck_gather(const struct coll_args *a, const struct bruck *b, char *msg, int p,
+                           int dist, int to_msg)
 {
     size_t n = 0;
     for (int k = 0; k < p; k++) {
@@ -72,7 +73,8 @@ static size_t bruck_gather(const struct coll_args *a, const struct bruck *b, cha
 }
 
 /* The working blocks that move at dist as one type over work. */
-static int moving_type(const struct coll_args *a, const struct bruck *b, int p, int dist, MPI_Datatype *type)
+static int moving_type(const struct coll_args *a, const struct bruck *b, int p, int dist,
+                       MPI_Datatype *type)
 {
     MPI_Aint *disp = scratch_get((size_t)p * sizeof *disp);
     MPI_Datatype block;

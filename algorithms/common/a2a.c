@@ -167,7 +167,8 @@ struct a2a_scratch {
     size_t cap;
 };
 
-static int scratch_for(const struct coll_args *a, struct a2a_scratch *s, const struct a2a_block *b, void **buf)
+static int scratch_for(const struct coll_args *a, struct a2a_scratch *s, const struct a2a_block *b,
+                       void **buf)
 {
     MPI_Aint true_lb, true_extent, extent = buf_extent(b->type);
     PMPI_Type_get_true_extent(b->type, &true_lb, &true_extent);

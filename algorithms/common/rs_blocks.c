@@ -73,7 +73,8 @@ int rs_exchange_halves(const struct coll_args *a, const struct rs_blocks *b, int
     MPI_Aint g0 = rs_blocks_voffset(b, give), g1 = rs_blocks_voffset(b, give + len);
     int err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
                              k1 - k0, t, peer, a);
-    return err ? err : buf_reduce_n(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
+    return err ? err
+               : buf_reduce_n(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
 }
 
 int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scratch,

@@ -19,7 +19,8 @@
 /* Elements of each node's run, then their displacements, in one buffer
  * (the run of member j of this node at displs[nodes + j]); -1 in *total
  * when a run or the vector passes INT_MAX elements. */
-static int *node_runs(const struct coll_args *a, const struct node_layout *L, const int *counts, long long *total)
+static int *node_runs(const struct coll_args *a, const struct node_layout *L, const int *counts,
+                      long long *total)
 {
     int nodes = L->shape.nodes, mine = L->node_size[L->my_node];
     int *runs = buf_bytes(a, ((size_t)nodes + mine) * sizeof *runs), *displs = runs + nodes;
