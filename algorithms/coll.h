@@ -110,6 +110,7 @@ struct coll_args {
     struct coll_params params;
     struct node_shape shape;          /* of this communicator or group */
     const struct node_layout *layout; /* its ranks per node; NULL for one level */
+    const struct coll_env *env;       /* the step runner and the transport */
     struct sched *sched;              /* the execution mode: NULL, the helpers act
                                          now (a blocking call); else the schedule
                                          this call is being recorded into (a
@@ -166,9 +167,42 @@ enum alg_restriction {
      * ignores them; learning tries their values, shim/learn.c). */
     ALG_TAKES_SEG         = 1u << 13, /* params.seg: its segment size */
     ALG_TAKES_WINDOW      = 1u << 14, /* params.outstanding: requests in flight */
+    /* Not a restriction either: the row is the MPI library's own
+     * collective, which the shim runs (run is NULL). */
+    ALG_VENDOR            = 1u << 15,
 };
 
 typedef int (*coll_algorithm_fn)(const struct coll_args *a);
+
+struct sub_group; /* common/sub.h */
+
+/* The MPI calls that move a call's data and complete its requests (the
+ * transport helpers, common/p2p.h, and the engine, sched.c, make no
+ * others). The shim hands down its own: their blocking calls advance the
+ * schedules in flight while they wait (shim/requests.c). */
+struct transport {
+    int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*irecv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+    int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+    int (*sendrecv)(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int,
+                    int, MPI_Comm, MPI_Status *);
+    int (*wait)(MPI_Request *, MPI_Status *);
+    int (*waitall)(int, MPI_Request *, MPI_Status *);
+    int (*waitany)(int, MPI_Request *, int *, MPI_Status *);
+    int (*test)(MPI_Request *, int *, MPI_Status *); /* never advances schedules */
+    int (*request_free)(MPI_Request *);
+};
+
+/* What the algorithm layer is handed by the layers above it, and reaches
+ * them through: it includes none of their headers. */
+struct coll_env {
+    /* Run sub->coll over the group g as one step of parent (common/sub.h:
+     * sub_collective), with the algorithm the tables choose for it. */
+    int (*step)(const struct coll_args *parent, const struct sub_group *g,
+                struct coll_args *sub);
+    const struct transport *transport;
+};
 
 /* One row of the registry: everything the project knows of an algorithm. */
 struct algorithm {

@@ -358,7 +358,7 @@ NATIVE_ALGORITHMS(DECLARE)
 #undef DECLARE
 
 #define VENDOR_ROW(coll)                                                      \
-    {COLL_##coll, "vendor", vendor_run, ALG_NEEDS_CONTEXT,                  \
+    {COLL_##coll, "vendor", NULL, ALG_NEEDS_CONTEXT | ALG_VENDOR,           \
      "Cost = the MPI library's choice",                                      \
      "the MPI library's own collective on the caller's communicator"},
 #define NATIVE_ROW(coll, name, restr, cost, summary)                          \
@@ -446,7 +446,7 @@ int registry_can_run(const struct algorithm *alg, const struct coll_key *key,
                      const char **why)
 {
     size_t n = sizeof restriction_words / sizeof restriction_words[0];
-    if (key->inter && !(alg->restrictions & ALG_INTER) && alg->run != vendor_run) {
+    if (key->inter && !(alg->restrictions & (ALG_INTER | ALG_VENDOR))) {
         if (why)
             *why = "is not an intercommunicator algorithm";
         return 0;

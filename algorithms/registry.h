@@ -22,8 +22,12 @@ void registry_names(enum coll_id coll, char *buf, size_t len);
 /* Restriction flags as words ("commutative,pow2") into buf; "none" if 0. */
 void registry_restrictions_text(unsigned restrictions, char *buf, size_t len);
 
-/* The pseudo-algorithm "vendor": the MPI library's own collective on the
- * caller's communicator (shim/vendor.c). */
-int vendor_run(const struct coll_args *a);
+/* 1 for the pseudo-algorithm "vendor" of a collective: the MPI library's
+ * own collective on the caller's communicator, which the shim runs (its
+ * row has no function). */
+static inline int registry_is_vendor(const struct algorithm *alg)
+{
+    return (alg->restrictions & ALG_VENDOR) != 0;
+}
 
 #endif

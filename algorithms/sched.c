@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct sched_mpi sched_mpi = {PMPI_Wait, PMPI_Waitall, PMPI_Waitany, PMPI_Test,
-                              PMPI_Request_free};
-
 /* Grow *arr (elements of size sz) to hold one more; 0 or MPI_ERR_NO_MEM. */
 static int grow(void **arr, int n, int *cap, size_t sz)
 {
@@ -152,8 +149,10 @@ static int post(struct sched *s, const struct sched_step *st)
     if (st->kind == STEP_START)
         return st->start(a, r);
     if (st->kind == STEP_SEND)
-        return PMPI_Isend(st->src, (int)st->count, st->type, st->peer, a->tag, a->comm, r);
-    return PMPI_Irecv(st->dst, (int)st->count, st->type, st->peer, a->tag, a->comm, r);
+        return a->env->transport->isend(st->src, (int)st->count, st->type, st->peer, a->tag,
+                                        a->comm, r);
+    return a->env->transport->irecv(st->dst, (int)st->count, st->type, st->peer, a->tag,
+                                    a->comm, r);
 }
 
 static int local(struct sched *s, const struct sched_step *st)
@@ -184,7 +183,7 @@ static int satisfied(struct sched *s, const struct sched_step *st)
         int done = 1;
         if (*r == MPI_REQUEST_NULL)
             continue;
-        if ((s->err = sched_mpi.test(r, &done, MPI_STATUS_IGNORE)) || !done)
+        if ((s->err = s->args.env->transport->test(r, &done, MPI_STATUS_IGNORE)) || !done)
             return 0;
     }
     return 1;
@@ -194,7 +193,7 @@ static void drop_requests(struct sched *s)
 {
     for (int i = 0; i < s->nreqs; i++)
         if (s->reqs[i] != MPI_REQUEST_NULL)
-            sched_mpi.request_free(&s->reqs[i]);
+            s->args.env->transport->request_free(&s->reqs[i]);
 }
 
 int sched_advance(struct sched *s)

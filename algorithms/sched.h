@@ -100,16 +100,5 @@ int sched_keep_type(struct sched *s, MPI_Datatype type);
 #define SCHED_TOKEN(slot) ((MPI_Request)(intptr_t)((slot) + 1))
 #define SCHED_SLOT(req) ((int)((intptr_t)(req) - 1))
 
-/* The MPI library's own completion calls, for the engine and the p2p
- * helpers: the shim intercepts the public ones (shim/requests.c) and points
- * these at the library's (shim/vendor.c); PMPI_X until then. */
-struct sched_mpi {
-    int (*wait)(MPI_Request *, MPI_Status *);
-    int (*waitall)(int, MPI_Request *, MPI_Status *);
-    int (*waitany)(int, MPI_Request *, int *, MPI_Status *);
-    int (*test)(MPI_Request *, int *, MPI_Status *);
-    int (*request_free)(MPI_Request *);
-};
-extern struct sched_mpi sched_mpi;
 
 #endif

@@ -98,7 +98,7 @@ EXPORT int collshim_live_contexts(void) { return __atomic_load_n(&ctx_live, __AT
 
 EXPORT int collshim_clock_offset(MPI_Comm comm, double *offset)
 {
-    struct coll_args a = {.comm = comm, .user_comm = comm, .tag = CLOCK_TAG};
+    struct coll_args a = {.comm = comm, .user_comm = comm, .tag = CLOCK_TAG, .env = &shim_env};
     int err = PMPI_Comm_rank(comm, &a.rank);
     if (!err)
         err = PMPI_Comm_size(comm, &a.size);

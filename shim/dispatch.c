@@ -200,14 +200,16 @@ int dispatch_run(struct coll_args *a, int alg_index)
         t0 = PMPI_Wtime();
     if (learn_delay_on)
         learn_test_delay(alg_index);
-    if (shim_cfg.schedule_blocking && alg->run != vendor_run)
+    if (registry_is_vendor(alg))
+        err = vendor_run(a);
+    else if (shim_cfg.schedule_blocking)
         err = run_scheduled(a, alg_index);
     else
         err = alg->run(a);
     if (report_enabled)
         report_record(a, alg_index, PMPI_Wtime() - t0);
     /* The vendor's collective already raised its own errors. */
-    return alg->run == vendor_run ? -err : err;
+    return registry_is_vendor(alg) ? -err : err;
 }
 
 static int run_selected(struct coll_args *a, struct comm_ctx *ctx)
@@ -359,6 +361,7 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
         return ROUTE_VENDOR;
     }
     a->comm = ctx_shadow();
+    a->env = &shim_env;
     a->peers = ctx->peers;
     a->local_peers = ctx->local_peers;
     layout_attach(a, ctx);
@@ -395,10 +398,11 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
     default: break;
     }
     struct tune_choice choice = dispatch_select(a, 1);
-    if (registry_table[choice.alg].run == vendor_run && kind == NBC_PERSISTENT)
+    int vendor = registry_is_vendor(&registry_table[choice.alg]);
+    if (vendor && kind == NBC_PERSISTENT)
         return vendor_has_init(a->coll) ? nbc_vendor_persistent(a, choice.alg, info, req)
                                         : nbc_vendor_scheduled(a, ctx, choice.alg, req);
-    if (registry_table[choice.alg].run == vendor_run) {
+    if (vendor) {
         dispatch_count(choice.alg);
         return vendor_start(a, req);
     }

@@ -417,7 +417,7 @@ static void summary_line(void)
         saved += merged[i].saved_time;
         settled += merged[i].settled_alg >= 0;
         native += merged[i].settled_alg >= 0 &&
-                  registry_table[merged[i].settled_alg].run != vendor_run;
+                  !registry_is_vendor(&registry_table[merged[i].settled_alg]);
     }
     fprintf(stderr, "collshim: learning: %.0f of %d size classes settled (%.0f on a native "
                     "algorithm); %.0f calls spent exploring, %+.6f s against the vendor; "

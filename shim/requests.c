@@ -251,3 +251,20 @@ EXPORT int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     return vendor.probe(source, tag, comm, status);
 }
 int MPI_Probe(int, int, MPI_Comm, MPI_Status *) ALIAS_STR(PMPI_Probe);
+
+/* ---- the transport the algorithms are handed (coll_args.env) ----
+ * Blocking calls are the ones above, which advance schedules while they
+ * wait; test and request_free are the library's own (the engine calls them
+ * while it advances schedules itself). */
+
+static int vendor_test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    return vendor.test(req, flag, status);
+}
+
+static int vendor_request_free(MPI_Request *req) { return vendor.request_free(req); }
+
+const struct transport shim_transport = {
+    .isend = PMPI_Isend, .irecv = PMPI_Irecv, .send = PMPI_Send, .recv = PMPI_Recv,
+    .sendrecv = PMPI_Sendrecv, .wait = PMPI_Wait, .waitall = PMPI_Waitall,
+    .waitany = PMPI_Waitany, .test = vendor_test, .request_free = vendor_request_free};

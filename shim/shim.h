@@ -42,6 +42,9 @@ struct vendor_table {
     int (*finalize)(void); /* SMPI builds intercept it (init.c) */
 };
 extern struct vendor_table vendor;
+/* The vendor's blocking collective for a call (the "vendor" rows of the
+ * registry); its errors came through the communicator's handler already. */
+int vendor_run(const struct coll_args *a);
 /* The vendor's nonblocking / persistent collective for a call. */
 int vendor_start(const struct coll_args *a, MPI_Request *req);
 int vendor_init(const struct coll_args *a, MPI_Info info, MPI_Request *req);
@@ -131,6 +134,11 @@ int layout_world_shape(int np, struct node_shape *shape);
 /* 1 once MPI is up and the shim configured; configures lazily. */
 int shim_ready(void);
 extern int shim_bypass; /* collshim_bypass(): forward everything for now */
+
+/* ---- subcall.c, requests.c: what the algorithm layer is handed
+ * (coll_args.env): the step runner of composed algorithms, the transport ---- */
+extern const struct coll_env shim_env;
+extern const struct transport shim_transport;
 
 /* ---- dispatch.c ---- */
 /* Run one collective call: validate, select, run, report errors. */

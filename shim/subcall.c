@@ -12,8 +12,9 @@ struct sub_group sub_group_all(const struct coll_args *a)
     return g;
 }
 
-int sub_collective(const struct coll_args *parent, const struct sub_group *g,
-                   struct coll_args *sub)
+/* The step runner the algorithm layer is handed (coll_args.env). */
+static int run_step(const struct coll_args *parent, const struct sub_group *g,
+                    struct coll_args *sub)
 {
     sub->comm = parent->comm;
     sub->user_comm = parent->user_comm;
@@ -31,6 +32,7 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
     dispatch_call_facts(sub);
     sub->bytes = key_bytes(sub);
     sub->sched = parent->sched; /* a step of a recorded call is recorded */
+    sub->env = parent->env;
     struct tune_choice choice = dispatch_select_key(sub, sub->sched != NULL, 1);
     const struct algorithm *alg = &registry_table[choice.alg];
     if (alg->restrictions & ALG_NEEDS_CONTEXT) /* the built-in table lacks a rule */
@@ -43,3 +45,5 @@ int sub_collective(const struct coll_args *parent, const struct sub_group *g,
     dispatch_last_alg = call_alg;
     return err;
 }
+
+const struct coll_env shim_env = {.step = run_step, .transport = &shim_transport};

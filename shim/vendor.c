@@ -55,12 +55,6 @@ static void resolve_all(void)
         }
         *(void **)((char *)&vendor + vendor_symbols[i].offset) = fn;
     }
-    if (resolve_status == 0) {
-        /* the blocking algorithms' waits advance schedules too (requests.c) */
-        struct sched_mpi own = {PMPI_Wait, PMPI_Waitall, PMPI_Waitany, vendor.test,
-                                vendor.request_free};
-        sched_mpi = own;
-    }
 }
 
 int vendor_resolve(void)

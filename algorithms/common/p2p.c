@@ -26,7 +26,8 @@ int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
 {
     if (a->sched)
         return sched_add_p2p(a->sched, STEP_SEND, buf, count, type, peer_of(peer, a), req);
-    return PMPI_Isend(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, req);
+    return a->env->transport->isend(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
+                                    req);
 }
 
 int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
@@ -34,19 +35,22 @@ int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
 {
     if (a->sched)
         return sched_add_p2p(a->sched, STEP_RECV, buf, count, type, peer_of(peer, a), req);
-    return PMPI_Irecv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm, req);
+    return a->env->transport->irecv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
+                                    req);
 }
 
 int p2p_wait(const struct coll_args *a, MPI_Request *req)
 {
-    return a->sched ? sched_add_wait(a->sched, 1, req) : sched_mpi.wait(req, MPI_STATUS_IGNORE);
+    if (a->sched)
+        return sched_add_wait(a->sched, 1, req);
+    return a->env->transport->wait(req, MPI_STATUS_IGNORE);
 }
 
 int p2p_waitall(const struct coll_args *a, int n, MPI_Request *reqs)
 {
     if (a->sched)
         return sched_add_wait(a->sched, n, reqs);
-    return n > 0 ? sched_mpi.waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    return n > 0 ? a->env->transport->waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
 }
 
 /* Building, "any" is the first pending request: the schedule keeps the
@@ -59,7 +63,7 @@ int p2p_waitany(const struct coll_args *a, int n, MPI_Request *reqs, int *idx)
      * no non-empty block to receive would then loop on garbage. */
     *idx = MPI_UNDEFINED;
     if (!s)
-        return sched_mpi.waitany(n, reqs, idx, MPI_STATUS_IGNORE);
+        return a->env->transport->waitany(n, reqs, idx, MPI_STATUS_IGNORE);
     for (int i = 0; i < n && *idx == MPI_UNDEFINED; i++)
         if (reqs[i] != MPI_REQUEST_NULL)
             *idx = i;
@@ -79,7 +83,7 @@ int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
 {
     if (a->sched)
         return send_and_wait(buf, count, type, peer, a);
-    return PMPI_Send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
+    return a->env->transport->send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
 }
 
 int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
@@ -88,7 +92,7 @@ int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
     MPI_Request r;
     int err;
     if (!a->sched)
-        return PMPI_Recv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
+        return a->env->transport->recv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
                          MPI_STATUS_IGNORE);
     return (err = p2p_irecv(buf, count, type, peer, a, &r)) ? err : p2p_wait(a, &r);
 }
@@ -100,8 +104,9 @@ int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
     MPI_Request r[2];
     int err;
     if (!a->sched)
-        return PMPI_Sendrecv(sbuf, scount, stype, peer_of(dest, a), tag_of(a), rbuf, rcount,
-                             rtype, peer_of(source, a), tag_of(a), a->comm, MPI_STATUS_IGNORE);
+        return a->env->transport->sendrecv(sbuf, scount, stype, peer_of(dest, a), tag_of(a),
+                                           rbuf, rcount, rtype, peer_of(source, a), tag_of(a),
+                                           a->comm, MPI_STATUS_IGNORE);
     if ((err = p2p_irecv(rbuf, rcount, rtype, source, a, &r[0])) ||
         (err = p2p_isend(sbuf, scount, stype, dest, a, &r[1])))
         return err;

@@ -37,8 +37,12 @@ struct sub_group sub_group_all(const struct coll_args *a);
 
 /* Run sub->coll over g. The caller fills the collective's own fields of
  * *sub (buffers, counts, types, op, root as a member index); the rest is
- * set here. Returns an MPI error code. */
-int sub_collective(const struct coll_args *parent, const struct sub_group *g,
-                   struct coll_args *sub);
+ * set by the step runner the call was handed (parent->env: the selection,
+ * in the layers above). Returns an MPI error code. */
+static inline int sub_collective(const struct coll_args *parent, const struct sub_group *g,
+                                 struct coll_args *sub)
+{
+    return parent->env->step(parent, g, sub);
+}
 
 #endif
