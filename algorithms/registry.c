@@ -3,7 +3,7 @@
  *
  * Row: X(collective, name, restrictions, cost, summary); the function is
  * <collective>_<name>, declared here from the row. */
-#include "registry.h"
+#include "algorithms/registry.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -371,25 +371,6 @@ const struct algorithm registry_table[] = {
 const int registry_count = (int)(sizeof registry_table / sizeof registry_table[0]);
 _Static_assert(sizeof registry_table / sizeof registry_table[0] <= COLLSHIM_MAX_ALGORITHMS,
                "raise COLLSHIM_MAX_ALGORITHMS");
-
-static const char *const coll_names[] = {
-#define COLL_NAME(name) #name,
-    COLLSHIM_COLLECTIVES(COLL_NAME)
-#undef COLL_NAME
-};
-
-const char *coll_name(enum coll_id coll)
-{
-    return (unsigned)coll < COLL_COUNT ? coll_names[coll] : "?";
-}
-
-int coll_from_name(const char *name, size_t len)
-{
-    for (int c = 0; c < COLL_COUNT; c++)
-        if (strlen(coll_names[c]) == len && !strncmp(coll_names[c], name, len))
-            return c;
-    return -1;
-}
 
 int registry_find(enum coll_id coll, const char *name, size_t len)
 {

@@ -2,7 +2,7 @@
 #ifndef COLLSHIM_REGISTRY_H
 #define COLLSHIM_REGISTRY_H
 
-#include "coll.h"
+#include "algorithms/coll.h"
 
 #define COLLSHIM_MAX_ALGORITHMS 512
 

@@ -1,9 +1,9 @@
 /* bound.c - measuring alpha, beta, gamma and the lower bound of each
  * collective (bound.h). */
-#include "bound.h"
-#include "util.h"
+#include "bench/bound.h"
+#include "bench/util.h"
 #include "collshim.h"
-#include "../algorithms/coll.h"
+#include "algorithms/coll.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,15 +14,15 @@
  * alone, against computation and overlapped with it instead (overlap.h).
  * The machinery lives in the other bench/ files so colltune can share it;
  * this file is only the command line. */
-#include "bound.h"
-#include "collops.h"
-#include "output.h"
-#include "overlap.h"
-#include "provenance.h"
-#include "timing.h"
-#include "util.h"
+#include "bench/bound.h"
+#include "bench/collops.h"
+#include "bench/output.h"
+#include "bench/overlap.h"
+#include "bench/provenance.h"
+#include "bench/timing.h"
+#include "bench/util.h"
 #include "collshim.h"
-#include "../algorithms/coll.h"
+#include "algorithms/coll.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* collops.c - buffers, calls and checks of the 17 collectives for the
  * benchmarks (collops.h). */
-#include "collops.h"
+#include "bench/collops.h"
 #include "collshim.h"
-#include "../algorithms/coll.h"
-#include "../tests/mpi/pcoll.h"
+#include "algorithms/coll.h"
+#include "tests/mpi/pcoll.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,16 +11,16 @@
  * passes, budget and verification tune_run.h's. This file is the command
  * line: options, their checks (all before anything is measured), the
  * arms and the table file. */
-#include "bound.h"
-#include "collops.h"
-#include "output.h"
-#include "provenance.h"
-#include "timing.h"
-#include "tune_choose.h"
-#include "tune_run.h"
-#include "util.h"
+#include "bench/bound.h"
+#include "bench/collops.h"
+#include "bench/output.h"
+#include "bench/provenance.h"
+#include "bench/timing.h"
+#include "bench/tune_choose.h"
+#include "bench/tune_run.h"
+#include "bench/util.h"
 #include "collshim.h"
-#include "../algorithms/coll.h"
+#include "algorithms/coll.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* fence.c - barrier and synchronized-window starts (fence.h). */
-#include "fence.h"
-#include "util.h"
+#include "bench/fence.h"
+#include "bench/util.h"
 #include "collshim.h"
 
 #include <sched.h>

@@ -12,9 +12,9 @@
  * kernel (op_entry_get) and to check the pair (op_check), once cached. A sample times a batch of calls long enough (about 50 us) for
  * the clock; every variant runs on the same buffers. Run it alone on the
  * machine: timings of a loaded machine mean nothing. Not installed. */
-#include "../algorithms/common/buf.h"
-#include "../algorithms/common/op_kernels.h"
-#include "../shim/op_check.h"
+#include "engine/buf.h"
+#include "ops/op_kernels.h"
+#include "shim/op_check.h"
 
 #include <stdint.h>
 #include <stdio.h>

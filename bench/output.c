@@ -1,6 +1,6 @@
 /* output.c - the table and the CSV (output.h). */
-#include "output.h"
-#include "util.h"
+#include "bench/output.h"
+#include "bench/util.h"
 
 #include <stdlib.h>
 #include <string.h>

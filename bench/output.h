@@ -10,10 +10,10 @@
 #ifndef COLLBENCH_OUTPUT_H
 #define COLLBENCH_OUTPUT_H
 
-#include "bound.h"
-#include "collops.h"
-#include "overlap.h"
-#include "timing.h"
+#include "bench/bound.h"
+#include "bench/collops.h"
+#include "bench/overlap.h"
+#include "bench/timing.h"
 
 #include <stdio.h>
 

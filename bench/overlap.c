@@ -1,6 +1,6 @@
 /* overlap.c - nonblocking collectives against computation (overlap.h). */
-#include "overlap.h"
-#include "util.h"
+#include "bench/overlap.h"
+#include "bench/util.h"
 #include "collshim.h"
 
 #include <math.h>

@@ -26,8 +26,8 @@
 #ifndef COLLBENCH_OVERLAP_H
 #define COLLBENCH_OVERLAP_H
 
-#include "collops.h"
-#include "timing.h"
+#include "bench/collops.h"
+#include "bench/timing.h"
 
 /* One timed call of an arm of form pure, cpu or overlap (timing.c calls it
  * for every form but FORM_BLOCKING). No MPI call inside the computation

@@ -1,6 +1,6 @@
 /* provenance.c - the provenance header (provenance.h). */
-#include "provenance.h"
-#include "util.h"
+#include "bench/provenance.h"
+#include "bench/util.h"
 #include "collshim.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* timing.c - arms, validation and interleaved timing (timing.h). */
-#include "timing.h"
-#include "overlap.h"
-#include "util.h"
+#include "bench/timing.h"
+#include "bench/overlap.h"
+#include "bench/util.h"
 #include "collshim.h"
 
 #include <math.h>

@@ -25,8 +25,8 @@
 #ifndef COLLBENCH_TIMING_H
 #define COLLBENCH_TIMING_H
 
-#include "collops.h"
-#include "fence.h"
+#include "bench/collops.h"
+#include "bench/fence.h"
 
 #include <stdint.h>
 

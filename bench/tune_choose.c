@@ -1,6 +1,6 @@
 /* tune_choose.c - colltune's choice, ranges and rules (tune_choose.h). */
-#include "tune_choose.h"
-#include "util.h"
+#include "bench/tune_choose.h"
+#include "bench/util.h"
 
 #include <limits.h>
 #include <math.h>

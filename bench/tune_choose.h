@@ -35,7 +35,7 @@
 #ifndef COLLTUNE_CHOOSE_H
 #define COLLTUNE_CHOOSE_H
 
-#include "util.h"
+#include "bench/util.h"
 
 #include <stddef.h>
 #include <stdint.h>

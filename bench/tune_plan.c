@@ -1,5 +1,5 @@
 /* tune_plan.c - passes, cut levels, costs, useful arms (tune_plan.h). */
-#include "tune_plan.h"
+#include "bench/tune_plan.h"
 
 #include <stddef.h>
 

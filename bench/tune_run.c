@@ -1,10 +1,10 @@
 /* tune_run.c - colltune's sweep under a budget and its verification
  * (tune_run.h). */
-#include "tune_run.h"
-#include "output.h"
-#include "util.h"
+#include "bench/tune_run.h"
+#include "bench/output.h"
+#include "bench/util.h"
 #include "collshim.h"
-#include "../algorithms/coll.h"
+#include "algorithms/coll.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,11 +6,11 @@
 #ifndef COLLTUNE_RUN_H
 #define COLLTUNE_RUN_H
 
-#include "bound.h"
-#include "collops.h"
-#include "timing.h"
-#include "tune_choose.h"
-#include "tune_plan.h"
+#include "bench/bound.h"
+#include "bench/collops.h"
+#include "bench/timing.h"
+#include "bench/tune_choose.h"
+#include "bench/tune_plan.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* util.c - barriers, statistics, random order, byte sizes (util.h). */
-#include "util.h"
+#include "bench/util.h"
 #include "collshim.h"
 
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 /* api.c - the functions of include/collshim.h. */
 #include "config.h"
-#include "shim.h"
-#include "../algorithms/registry.h"
-#include "../include/collshim.h"
+#include "shim/shim.h"
+#include "algorithms/registry.h"
+#include "include/collshim.h"
 
 #include <string.h>
 

@@ -5,8 +5,8 @@
  * collbench's window fence (collshim_clock_offset). Rank 0 answers the
  * ranks one after the other: (p-1) * CLOCK_PINGS round trips, once per
  * communicator (and again when learning finds it stale). */
-#include "shim.h"
-#include "../algorithms/common/p2p.h"
+#include "shim/shim.h"
+#include "engine/p2p.h"
 
 #include <math.h>
 

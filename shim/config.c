@@ -1,9 +1,9 @@
 /* config.c - the environment and the three tuning tables, in precedence
  * order: COLLSHIM_TUNE, COLLSHIM_TUNING_FILE, the built-in defaults. A
  * source with an error is reported once (rank 0) and ignored. */
-#include "shim.h"
-#include "learn.h"
-#include "../algorithms/registry.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
+#include "algorithms/registry.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -17,7 +17,7 @@
  * never fails the user's call: the first collective tries again (and the
  * vendor runs it if that fails too). Only the MPI_ names are intercepted;
  * the PMPI_ ones are the vendor's, as a profiling layer expects. */
-#include "shim.h"
+#include "shim/shim.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

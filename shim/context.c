@@ -22,8 +22,8 @@
  * vendor. An intercommunicator's context holds both groups' world ranks
  * (peers: the remote group, the ranks point-to-point names there;
  * local_peers: its own group) and an id agreed by both groups. */
-#include "shim.h"
-#include "learn.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
 
 #include <pthread.h>
 #include <stdio.h>

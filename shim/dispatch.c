@@ -1,10 +1,10 @@
 /* dispatch.c - one collective call: context, checks, key, selection, run.
  * Data flows one way: entry point -> context -> selector -> algorithm. */
-#include "shim.h"
-#include "learn.h"
-#include "../algorithms/registry.h"
-#include "../algorithms/sched.h"
-#include "../algorithms/common/buf.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
+#include "algorithms/registry.h"
+#include "engine/sched.h"
+#include "engine/buf.h"
 
 #include <pthread.h>
 #include <stdio.h>

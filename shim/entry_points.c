@@ -7,8 +7,8 @@
  * Fortran bindings that call PMPI_X directly (Open MPI, MPICH's f08) land
  * here too, and a profiler preloaded in front of the shim measures the
  * shim's algorithms. The argument lists come from collectives.h. */
-#include "shim.h"
-#include "collectives.h"
+#include "shim/shim.h"
+#include "shim/collectives.h"
 
 #define ALIAS_STR(name) __attribute__((alias(#name), visibility("default")))
 #define ALIAS_OF(name) ALIAS_STR(name) /* expands name first */

@@ -6,9 +6,9 @@
  * work happens in library constructors: a preload exported to the launcher
  * loads this library into mpirun too. */
 #include "config.h"
-#include "shim.h"
-#include "learn.h"
-#include "../algorithms/common/scratch.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
+#include "engine/scratch.h"
 
 #include <pthread.h>
 #include <stdio.h>

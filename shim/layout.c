@@ -12,8 +12,8 @@
  * Testing aid: COLLSHIM_NODES sets the node of each world rank instead
  * ("block:K", "rr:K" or a list "0,0,1,1,1"; common/node.h), so one
  * machine can play several nodes. */
-#include "shim.h"
-#include "../algorithms/common/node.h"
+#include "shim/shim.h"
+#include "algorithms/common/node.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,9 +24,9 @@
  * another communicator (one small allreduce at the class's first call).
  * Blocking intracommunicator calls only; a class that the user's tables
  * (COLLSHIM_TUNE, COLLSHIM_TUNING_FILE) cover is not explored. */
-#include "shim.h"
-#include "learn.h"
-#include "../algorithms/registry.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
+#include "algorithms/registry.h"
 
 #include <pthread.h>
 #include <stdlib.h>

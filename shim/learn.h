@@ -45,7 +45,7 @@ void learn_free(void);
 
 
 /* ---- between learn.c and learn_results.c ---- */
-#include "learn_settle.h"
+#include "shim/learn_settle.h"
 
 /* What this process knows of one (collective, np, nodes, ppn, size class,
  * call flags): the settled choice, shared with later communicators of the

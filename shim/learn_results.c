@@ -4,10 +4,10 @@
  * a provenance header) and the learning rows of the COLLSHIM_REPORT file.
  * Also the testing aid COLLSHIM_TEST_DELAY. doc/learning.md. */
 #include "config.h"
-#include "shim.h"
-#include "learn.h"
-#include "../algorithms/registry.h"
-#include "../include/collshim.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
+#include "algorithms/registry.h"
+#include "include/collshim.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /* learn_settle.c - the settling rule (learn_settle.h, doc/learning.md). */
-#include "learn_settle.h"
+#include "shim/learn_settle.h"
 
 #include <string.h>
 

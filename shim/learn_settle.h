@@ -7,7 +7,7 @@
 #ifndef COLLSHIM_LEARN_SETTLE_H
 #define COLLSHIM_LEARN_SETTLE_H
 
-#include "../algorithms/coll.h"
+#include "algorithms/coll.h"
 
 #define LEARN_MAX_CAND 16   /* candidates per class, vendor included */
 #define LEARN_MAX_ROUNDS 8  /* samples kept per candidate */

@@ -20,10 +20,10 @@
  * (COLLSHIM_PROGRESS_THREAD=1). doc/schedules.md says why. */
 #define _GNU_SOURCE
 #include "config.h"
-#include "shim.h"
-#include "../algorithms/registry.h"
-#include "../algorithms/sched.h"
-#include "../algorithms/common/scratch.h"
+#include "shim/shim.h"
+#include "algorithms/registry.h"
+#include "engine/sched.h"
+#include "engine/scratch.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

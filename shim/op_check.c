@@ -19,9 +19,9 @@
  * MPI_Finalize (an attribute on MPI_COMM_SELF). If it cannot be made (the
  * user holds every communicator the library has), the verdict is "accepted
  * if we have a kernel" and is kept for the process, so ranks stay alike. */
-#include "op_check.h"
-#include "shim.h"
-#include "../algorithms/common/op_kernels.h"
+#include "shim/op_check.h"
+#include "shim/shim.h"
+#include "ops/op_kernels.h"
 
 #include <pthread.h>
 

@@ -14,10 +14,10 @@
  *   COLLSHIM_REPORT=PATH                  PATH
  * and prints the path it wrote on stderr. */
 #include "config.h"
-#include "shim.h"
-#include "learn.h"
-#include "../algorithms/registry.h"
-#include "../include/collshim.h"
+#include "shim/shim.h"
+#include "shim/learn.h"
+#include "algorithms/registry.h"
+#include "include/collshim.h"
 
 #include <errno.h>
 #include <limits.h>

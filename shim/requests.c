@@ -12,7 +12,7 @@
  * them) do the same while schedules are in flight: their nonblocking form
  * and such a wait. Open MPI needs none of this for progress (its progress
  * loop calls nbc_progress); MPICH has no hook, hence these. */
-#include "shim.h"
+#include "shim/shim.h"
 
 #define ALIAS_STR(name) __attribute__((alias(#name), visibility("default")))
 #define EXPORT __attribute__((visibility("default")))

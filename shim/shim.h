@@ -3,10 +3,10 @@
 #ifndef COLLSHIM_SHIM_H
 #define COLLSHIM_SHIM_H
 
-#include "../algorithms/coll.h"
-#include "../algorithms/common/tls.h"
-#include "../tuning/tuning.h"
-#include "collectives.h"
+#include "algorithms/coll.h"
+#include "engine/tls.h"
+#include "tuning/tuning.h"
+#include "shim/collectives.h"
 
 /* ---- vendor.c: the MPI library's own entry points, via RTLD_NEXT ---- */
 #define VENDOR_COLL_FIELDS(Name, name, params, init, vargs)                        \
@@ -85,6 +85,18 @@ int config_set_tune(const char *rules, char *err, size_t errlen);
  * is followed by config_tables_leave once the walk no longer reads them. */
 void config_tables_enter(const struct tune_table *tables[3]);
 void config_tables_leave(void);
+
+/* ---- tags: a communicator owns on the shadow: [tag, tag + CTX_TAG_SPAN).
+ * Blocking collectives use tag + coll id; a persistent collective gets a
+ * tag of the second range when it is initialised (the n-th init on the
+ * communicator, the same on every rank since inits are collective); each
+ * nonblocking call the next tag of the third range, in call order. A tag
+ * comes back after CTX_TAG_PERSISTENT resp. CTX_TAG_NONBLOCKING more.
+ * context.c hands out the ids, dispatch.c and nbc.c the tags. ---- */
+#define CTX_TAG_SPAN 16384
+#define CTX_TAG_BLOCKING 32
+#define CTX_TAG_PERSISTENT 8192
+#define CTX_TAG_NONBLOCKING (CTX_TAG_SPAN - CTX_TAG_BLOCKING - CTX_TAG_PERSISTENT)
 
 /* ---- context.c: how a user communicator maps onto the shim's one
  * private communicator (see context.c) ---- */

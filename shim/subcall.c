@@ -1,10 +1,10 @@
 /* subcall.c - a collective as a step of a composed algorithm
  * (algorithms/common/sub.h): selected like a call of the user's, on a
  * group that has no communicator of its own. */
-#include "shim.h"
-#include "../algorithms/registry.h"
-#include "../algorithms/sched.h"
-#include "../algorithms/common/sub.h"
+#include "shim/shim.h"
+#include "algorithms/registry.h"
+#include "engine/sched.h"
+#include "algorithms/common/sub.h"
 
 struct sub_group sub_group_all(const struct coll_args *a)
 {

@@ -10,7 +10,7 @@
  * through scatter) it completes the call, so the shim must too: it runs the
  * call with a committed duplicate of the type, kept in the same attribute
  * and freed with it. */
-#include "shim.h"
+#include "shim/shim.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -11,10 +11,10 @@
  * is MPI_ERR_BUFFER in both builds: MPICH says so, and Open MPI crashes on
  * it (the shim reports it instead). */
 #include "config.h"
-#include "shim.h"
-#include "op_check.h"
-#include "validate.h"
-#include "../algorithms/common/buf.h"
+#include "shim/shim.h"
+#include "shim/op_check.h"
+#include "shim/validate.h"
+#include "engine/buf.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #ifndef COLLSHIM_VALIDATE_H
 #define COLLSHIM_VALIDATE_H
 
-#include "shim.h"
+#include "shim/shim.h"
 
 #define VENDOR_IS_MPICH (COLLSHIM_FLAVOUR[0] == 'm')
 

@@ -8,8 +8,8 @@
  * entry per REMOTE rank (gatherv, scatterv, allgatherv, alltoall(v,w)),
  * except reduce_scatter's, which scatters over the local group. */
 #include "config.h"
-#include "validate.h"
-#include "../algorithms/common/buf.h"
+#include "shim/validate.h"
+#include "engine/buf.h"
 
 static int is_rooted(enum coll_id c)
 {

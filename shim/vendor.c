@@ -1,9 +1,9 @@
 /* vendor.c - the MPI library's own collectives, reached through
  * dlsym(RTLD_NEXT, "PMPI_X") once, and the pseudo-algorithm "vendor". */
 #define _GNU_SOURCE
-#include "shim.h"
-#include "../algorithms/registry.h"
-#include "../algorithms/sched.h"
+#include "shim/shim.h"
+#include "algorithms/registry.h"
+#include "engine/sched.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

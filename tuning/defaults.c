@@ -16,7 +16,7 @@
  * ppn=2-inf); their restrictions (layout in blocks, equal nodes, order of
  * non-commutative ops) walk on to the flat rules below where they cannot
  * run. */
-#include "tuning.h"
+#include "tuning/tuning.h"
 
 const char tune_builtin_table[] =
     "# collshim built-in defaults (alpha-beta-gamma model, alpha/beta ~ 8-16k)\n"

@@ -1,7 +1,7 @@
 /* grammar.c - the one parser of tuning tables: built-in defaults, the file
  * of COLLSHIM_TUNING_FILE and the rules of COLLSHIM_TUNE. */
-#include "tuning.h"
-#include "../algorithms/registry.h"
+#include "tuning/tuning.h"
+#include "algorithms/registry.h"
 
 #include <ctype.h>
 #include <limits.h>

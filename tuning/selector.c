@@ -1,7 +1,7 @@
 /* selector.c - walk the tables in order of precedence and pick the first
  * rule that matches the call and whose algorithm can run it. */
-#include "tuning.h"
-#include "../algorithms/registry.h"
+#include "tuning/tuning.h"
+#include "algorithms/registry.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * some devices has effects) and again after (the path may have changed in
  * between; O_NONBLOCK keeps a FIFO from blocking that open); the read loop
  * never takes more than the cap and one byte. */
-#include "tuning.h"
+#include "tuning/tuning.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -24,7 +24,7 @@
 #ifndef COLLSHIM_TUNING_H
 #define COLLSHIM_TUNING_H
 
-#include "../algorithms/coll.h"
+#include "algorithms/coll.h"
 
 #define TUNE_NP_INF 0x7fffffff
 #define TUNE_BYTES_INF UINT64_MAX

@@ -17,6 +17,6 @@
  * Wins for small n at non-power-of-two p, where recursive doubling pays
  * for folding. The core is agb_bruck (common/allgather_blocks.c), shared
  * with allgatherv_bruck. */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgather_bruck(const struct coll_args *a) { return agb_bruck(a); }

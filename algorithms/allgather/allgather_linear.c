@@ -10,6 +10,6 @@
  * dominates; rank 0's link carries everything, so it loses for long ones.
  * The core is agb_linear (common/agb_linear.c), shared with
  * allgatherv_linear. */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgather_linear(const struct coll_args *a) { return agb_linear(a); }

@@ -15,8 +15,8 @@
  * Cost = (p/2) alpha + ((p-1)/p) n beta
  * Half the latencies of the ring at the same bandwidth, every message
  * between neighbours: wins for medium and large n at even p. */
-#include "../common/allgather_blocks.h"
-#include "../common/allgather_pattern.h"
+#include "algorithms/common/allgather_blocks.h"
+#include "algorithms/common/allgather_pattern.h"
 
 int allgather_neighbor_exchange(const struct coll_args *a)
 {

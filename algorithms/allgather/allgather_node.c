@@ -14,9 +14,9 @@
  * and scatter-allgather levels lg k alpha_i + (N-1) alpha_e
  * + (N-1)/N n beta_e + ~3 n beta_i, against the flat ring's (p-1) alpha
  * with k ranks per node sharing its link (k (p-1)/p n beta_e there). */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 static int gather_in_node(const struct coll_args *a, const struct node_layout *L,
                           MPI_Datatype blk)

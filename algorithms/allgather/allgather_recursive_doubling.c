@@ -19,6 +19,6 @@
  * Wins for small and medium n at power-of-two p (Thakur, Rabenseifner
  * and Gropp 2005). The core is agb_recursive_doubling
  * (common/allgather_blocks.c), shared with allgatherv. */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgather_recursive_doubling(const struct coll_args *a) { return agb_recursive_doubling(a); }

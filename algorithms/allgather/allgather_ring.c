@@ -17,6 +17,6 @@
  * neighbouring ranks are cheap to reach. (Thakur, Rabenseifner and Gropp
  * 2005.) The core is agb_ring (common/allgather_blocks.c), shared with
  * allgatherv_ring. */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgather_ring(const struct coll_args *a) { return agb_ring(a); }

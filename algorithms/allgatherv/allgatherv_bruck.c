@@ -13,6 +13,6 @@
  * Wins for small n, and for uneven counts where the ring waits on the
  * largest block at every step. The core is agb_bruck
  * (common/allgather_blocks.c). */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgatherv_bruck(const struct coll_args *a) { return agb_bruck(a); }

@@ -5,7 +5,7 @@
  *
  * Cost = max(p, q) alpha + (q m_p + n_q) beta; large blocks, one message
  * in flight per link where inter_direct posts them all. */
-#include "../common/inter.h"
+#include "algorithms/common/inter.h"
 
 int allgatherv_inter_pairwise(const struct coll_args *a)
 {

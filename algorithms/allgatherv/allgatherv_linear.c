@@ -10,6 +10,6 @@
  * Two rounds whatever p and however uneven the blocks; rank 0's link
  * carries everything. Wins for short vectors at small to moderate p.
  * The core is agb_linear (common/agb_linear.c). */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgatherv_linear(const struct coll_args *a) { return agb_linear(a); }

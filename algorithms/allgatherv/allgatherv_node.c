@@ -16,9 +16,9 @@
  * linear, ring and scatter-allgather levels (k-1) alpha_i + (N-1) alpha_e
  * + (N-1)/N n beta_e + ~3 n beta_i, against the flat ring's (p-1) rounds
  * with k ranks per node sharing its link. */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 #include <limits.h>
 

@@ -14,6 +14,6 @@
  *        (+ 2 alpha + (n/p + n) beta when p is not a power of two)
  * Wins for small n at power-of-two p. The core is agb_recursive_doubling
  * (common/allgather_blocks.c). */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgatherv_recursive_doubling(const struct coll_args *a) { return agb_recursive_doubling(a); }

@@ -11,6 +11,6 @@
  * data on one rank) make the ring pay n beta per step: then bruck or
  * recursive doubling win. (Thakur, Rabenseifner and Gropp 2005.)
  * The core is agb_ring (common/allgather_blocks.c). */
-#include "../common/allgather_blocks.h"
+#include "algorithms/common/allgather_blocks.h"
 
 int allgatherv_ring(const struct coll_args *a) { return agb_ring(a); }

@@ -6,7 +6,7 @@
  *
  * Cost = Cost(reduce, p, n) + alpha + n beta + Cost(bcast, p, n); short
  * and medium vectors. */
-#include "../common/inter.h"
+#include "algorithms/common/inter.h"
 
 int allreduce_inter_leaders(const struct coll_args *a)
 {

@@ -13,11 +13,11 @@
  * Cost = Cost(reduce_scatter, p, n) + ceil(q/p) alpha + (n/min(p,q)) beta
  * + Cost(allgatherv, p, n); with ring or halving steps about 2 n beta +
  * n gamma against the leaders' reduce + bcast, n lg p beta each. */
-#include "../common/buf.h"
-#include "../common/inter.h"
-#include "../common/p2p.h"
-#include "../common/pattern.h"
-#include "../common/scratch.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

@@ -14,8 +14,8 @@
  * against p lg p), but every byte crosses rank 0's link. Wins for short
  * vectors at small to moderate p on networks where latency, or the number
  * of messages in flight, dominates; loses for long vectors. */
-#include "../common/bcast_tree.h"
-#include "../common/reduce_tree.h"
+#include "algorithms/common/bcast_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
 int allreduce_linear(const struct coll_args *a)
 {

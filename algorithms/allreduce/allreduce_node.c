@@ -16,8 +16,8 @@
  * 2 lg k (alpha_i + n beta_i) + lg k n gamma + lg N (alpha_e + n beta_e + n gamma),
  * against flat doubling's lg(kN) alpha with k ranks per node sharing the
  * node's link: k n beta_e per inter-node step there, n beta_e here. */
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int allreduce_node(const struct coll_args *a)
 {

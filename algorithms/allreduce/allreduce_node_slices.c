@@ -17,9 +17,9 @@
  * + 2(N-1) alpha_e + 2 n (N-1)/N beta_e + (n/k)(N-1)/N gamma per node link
  * (k slices of n/k each share it), against allreduce_node's n beta_e per
  * leader step with one core reducing: this wins once n beta_e dominates. */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int allreduce_node_slices(const struct coll_args *a)
 {

@@ -24,10 +24,10 @@
  *        (+ 2 alpha + 2n beta + n gamma when p is not a power of two)
  * Wins for medium and long vectors at moderate p: the bandwidth of the
  * ring with the latency of lg p steps. */
-#include "../common/buf.h"
-#include "../common/pattern.h"
-#include "../common/rabenseifner.h"
-#include "../common/rs_core.h"
+#include "engine/buf.h"
+#include "algorithms/common/pattern.h"
+#include "algorithms/common/rabenseifner.h"
+#include "algorithms/common/rs_core.h"
 
 static int survivor(const struct coll_args *a, int vrank, void *scratch)
 {

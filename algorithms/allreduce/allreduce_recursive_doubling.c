@@ -17,10 +17,10 @@
  * Cost = lg(p) alpha + n lg(p) beta + n lg(p) gamma
  *        (+ 2 alpha + 2 n beta + n gamma when p is not a power of two)
  * Wins for small n, where the lg(p) latency term dominates. */
-#include "../common/buf.h"
-#include "../common/p2p.h"
-#include "../common/pattern.h"
-#include "../common/rs_core.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "algorithms/common/rs_core.h"
 
 /* Doubling among the 2^floor(lg p) virtual ranks; the result ends in *acc. */
 static int double_up(const struct coll_args *a, int vrank, void **acc, void **scratch)

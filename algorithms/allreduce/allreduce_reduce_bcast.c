@@ -14,8 +14,8 @@
  * alpha and beta terms, so this rarely wins; it keeps only one rank busy
  * with arithmetic and needs no pairwise exchanges, which can help when
  * ranks share cores. */
-#include "../common/bcast_tree.h"
-#include "../common/reduce_tree.h"
+#include "algorithms/common/bcast_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
 int allreduce_reduce_bcast(const struct coll_args *a)
 {

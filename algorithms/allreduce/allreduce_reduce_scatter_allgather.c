@@ -16,8 +16,8 @@
  * Cost = Cost(reduce_scatter, n) + Cost(allgatherv, n); with the ring
  * steps 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma, with halving and
  * doubling 2 lg p alpha + 2n(p-1)/p beta + n(p-1)/p gamma (p = 2^k). */
-#include "../common/buf.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/steps.h"
 
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)
 {

@@ -22,8 +22,8 @@
  *        (+ 2(p-1) alpha per extra segment of a block)
  * Wins for long vectors, where only bandwidth counts and neighbour-only
  * traffic avoids contention. */
-#include "../common/buf.h"
-#include "../common/rs_ring.h"
+#include "engine/buf.h"
+#include "algorithms/common/rs_ring.h"
 
 int allreduce_ring(const struct coll_args *a)
 {

@@ -37,12 +37,12 @@
  * Restriction: not in place (the selector walks on to alltoall/inplace).
  * Any size: packing goes in pieces whose positions fit an int, messages
  * above INT_MAX bytes through p2p_bytes.h. */
-#include "../common/a2a.h"
-#include "../common/a2a_pattern.h"
-#include "../common/buf.h"
-#include "../common/p2p.h"
-#include "../common/p2p_bytes.h"
-#include "../common/scratch.h"
+#include "algorithms/common/a2a.h"
+#include "algorithms/common/a2a_pattern.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 #include <string.h>

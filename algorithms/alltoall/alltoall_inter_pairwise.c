@@ -5,7 +5,7 @@
  *
  * Cost = max(p, q) alpha + (q m + q m') beta; large blocks, where posting
  * everything at once (inter_direct) congests the receivers. */
-#include "../common/inter.h"
+#include "algorithms/common/inter.h"
 
 int alltoall_inter_pairwise(const struct coll_args *a)
 {

@@ -26,10 +26,10 @@
  * exchange, or Bruck's ceil(lg p) latencies, cost more than two rounds.
  * Memory: p n bytes at rank 0, nothing elsewhere. Any size: rows and
  * columns longer than INT_MAX bytes are derived types (p2p_bytes.h). */
-#include "../common/a2a.h"
-#include "../common/buf.h"
-#include "../common/linear_root.h"
-#include "../common/p2p_bytes.h"
+#include "algorithms/common/a2a.h"
+#include "engine/buf.h"
+#include "algorithms/common/linear_root.h"
+#include "engine/p2p_bytes.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -22,9 +22,9 @@
  * (N-1) alpha_e + (N-1)/N k n beta_e + 2 (k-1) n beta_i, against the flat
  * algorithms' (p-1) alpha_e per rank, k ranks of a node sending at once:
  * fewer, larger network messages, which wins while alpha_e dominates. */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 #include <limits.h>
 

@@ -19,6 +19,6 @@
  *        n = sendcount * p * type size (bandwidth shared by k messages in flight)
  * Restriction: not in place (the selector walks on to alltoall/inplace).
  * Core shared with the other all-to-alls: common/a2a.c (a2a_scattered). */
-#include "../common/a2a.h"
+#include "algorithms/common/a2a.h"
 
 int alltoall_scattered(const struct coll_args *a) { return a2a_scattered(a); }

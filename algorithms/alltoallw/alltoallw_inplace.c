@@ -21,6 +21,6 @@
  *        local copying), n = bytes this rank sends (no rank-invariant size exists)
  * Restriction: only in place (ALG_NEEDS_IN_PLACE).
  * Core shared with the other all-to-alls: common/a2a.c (a2a_inplace). */
-#include "../common/a2a.h"
+#include "algorithms/common/a2a.h"
 
 int alltoallw_inplace(const struct coll_args *a) { return a2a_inplace(a); }

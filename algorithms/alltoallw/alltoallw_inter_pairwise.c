@@ -4,7 +4,7 @@
  *
  * Cost = max(p, q) alpha + (bytes sent + bytes received) beta; large
  * blocks, one message in flight per link. */
-#include "../common/inter.h"
+#include "algorithms/common/inter.h"
 
 int alltoallw_inter_pairwise(const struct coll_args *a)
 {

@@ -15,7 +15,7 @@
  *
  * Cost = ceil(lg p) alpha
  * Non-power-of-two p: nothing special, distances wrap mod p. */
-#include "../common/p2p.h"
+#include "engine/p2p.h"
 
 int barrier_dissemination(const struct coll_args *a)
 {

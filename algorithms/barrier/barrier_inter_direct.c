@@ -5,8 +5,8 @@
  *
  * Cost = q alpha (sends and receives overlap; one round), q = the other
  * group's size; small groups, where it beats 2 Cost(barrier, p) + alpha. */
-#include "../common/p2p.h"
-#include "../common/scratch.h"
+#include "engine/p2p.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

@@ -8,8 +8,8 @@
  * dissemination levels: 2 ceil(lg k) alpha_i + ceil(lg N) alpha_e, against
  * flat dissemination's ceil(lg kN) rounds, most of them across the
  * network with k ranks per node sending at once. */
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int barrier_node(const struct coll_args *a)
 {

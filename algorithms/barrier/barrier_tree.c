@@ -14,9 +14,9 @@
  *
  * Cost = 2 ceil(lg p) alpha
  * Non-power-of-two p: the tree is cut at p, still ceil(lg p) deep. */
-#include "../common/bcast_tree.h"
-#include "../common/p2p.h"
-#include "../common/pattern.h"
+#include "algorithms/common/bcast_tree.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
 
 static int fan_in(const struct coll_args *a)
 {

@@ -20,8 +20,8 @@
  *        (a->params.seg, default 64 KiB)
  * Non-power-of-two p: the heap tree is cut at p, so its last level is
  * partly filled; nothing else changes. */
-#include "../common/bcast_bytes.h"
-#include "../common/bcast_pattern.h"
+#include "algorithms/common/bcast_bytes.h"
+#include "algorithms/common/bcast_pattern.h"
 
 #define BCAST_BINARY_PIPELINE_SEG_DEFAULT (64 * 1024)
 

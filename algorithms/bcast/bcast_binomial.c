@@ -16,7 +16,7 @@
  * Cost = ceil(lg p) (alpha + n beta)
  * Non-power-of-two p: the tree is cut at p (children >= p do not exist),
  * still ceil(lg p) rounds. The walk is algorithms/common/bcast_tree.c. */
-#include "../common/bcast_tree.h"
+#include "algorithms/common/bcast_tree.h"
 
 int bcast_binomial(const struct coll_args *a)
 {

@@ -5,8 +5,8 @@
  *
  * Cost = alpha + n beta + Cost(bcast, q, n), q = the remote group's size;
  * short and medium messages. */
-#include "../common/inter.h"
-#include "../common/p2p.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
 
 int bcast_inter_leaders(const struct coll_args *a)
 {

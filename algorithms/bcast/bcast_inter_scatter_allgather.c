@@ -12,11 +12,11 @@
  *
  * Cost = q alpha + n beta (the root's sends overlap) + Cost(allgatherv,
  * q, n), q = the remote group's size; long messages. */
-#include "../common/bcast_pattern.h"
-#include "../common/buf.h"
-#include "../common/inter.h"
-#include "../common/p2p.h"
-#include "../common/scratch.h"
+#include "algorithms/common/bcast_pattern.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
+#include "engine/scratch.h"
 
 #include <limits.h>
 #include <stdlib.h>

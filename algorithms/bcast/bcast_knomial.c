@@ -21,10 +21,10 @@
  * Cost = ceil(log_4 p) (alpha + 3 n beta)
  * Any p: children >= p do not exist. Each rank uses its own (count, type),
  * as in MPI_Bcast. */
-#include "../common/buf.h"
-#include "../common/p2p.h"
-#include "../common/pattern.h"
-#include "../common/tree_send.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "algorithms/common/tree_send.h"
 
 enum { KNOMIAL_RADIX = 4, KNOMIAL_MAX_CHILDREN = (KNOMIAL_RADIX - 1) * 16 };
 

@@ -12,7 +12,7 @@
  * per-message gap g (at p = 8 on a 50 us link: 1 latency against 3);
  * loses as soon as n beta or the root's injection rate counts. The walk
  * is bcast_tree_flat (algorithms/common/bcast_tree.c). */
-#include "../common/bcast_tree.h"
+#include "algorithms/common/bcast_tree.h"
 
 int bcast_linear(const struct coll_args *a)
 {

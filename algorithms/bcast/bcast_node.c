@@ -11,8 +11,8 @@
  * binomial levels: lg N (alpha_e + n beta_e) + lg k (alpha_i + n beta_i),
  * scatter-allgather levels: about 2 n beta_e + 2 n beta_i, against flat
  * scatter-allgather's 2 n beta_e with k ranks sharing a node's link. */
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int bcast_node(const struct coll_args *a)
 {

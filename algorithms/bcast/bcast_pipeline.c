@@ -17,8 +17,8 @@
  * Cost = (p - 2 + n/s) (alpha + s beta), s = segment bytes
  *        (a->params.seg, default 64 KiB)
  * Non-power-of-two p: nothing special, a chain has any length. */
-#include "../common/bcast_bytes.h"
-#include "../common/bcast_pattern.h"
+#include "algorithms/common/bcast_bytes.h"
+#include "algorithms/common/bcast_pattern.h"
 
 #define BCAST_PIPELINE_SEG_DEFAULT (64 * 1024)
 

@@ -18,10 +18,10 @@
  * Cost = (lg p + p - 1) alpha + 2 (p-1)/p n beta
  * Non-power-of-two p: nothing special; the binomial scatter is cut at p
  * and the ring does not care. */
-#include "../common/bcast_bytes.h"
-#include "../common/bcast_pattern.h"
-#include "../common/p2p.h"
-#include "../common/p2p_bytes.h"
+#include "algorithms/common/bcast_bytes.h"
+#include "algorithms/common/bcast_pattern.h"
+#include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
 
 /* One ring step: send block sblk right, receive block rblk from the left. */
 static int ring_step(const struct bcast_bytes *b, int rel, int s, const struct coll_args *a)

@@ -27,10 +27,10 @@
  * the p - h blocks still missing, so the cost above holds for any p (for a
  * power of two the steps move the same data as the pairwise exchange
  * rel <-> rel xor h of recursive doubling). */
-#include "../common/bcast_bytes.h"
-#include "../common/bcast_pattern.h"
-#include "../common/p2p.h"
-#include "../common/p2p_bytes.h"
+#include "algorithms/common/bcast_bytes.h"
+#include "algorithms/common/bcast_pattern.h"
+#include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
 
 /* Post the (at most two) messages of cnt blocks from block first. */
 static int post_runs(const struct bcast_bytes *b, int first, int cnt, int peer, int recv,

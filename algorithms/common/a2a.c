@@ -1,10 +1,10 @@
 /* a2a.c - block addressing and the three exchanges shared by alltoall,
  * alltoallv and alltoallw (see a2a.h). */
-#include "a2a.h"
-#include "a2a_pattern.h"
-#include "buf.h"
-#include "p2p.h"
-#include "scratch.h"
+#include "algorithms/common/a2a.h"
+#include "algorithms/common/a2a_pattern.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

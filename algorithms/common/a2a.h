@@ -9,7 +9,7 @@
 #ifndef COLLSHIM_A2A_H
 #define COLLSHIM_A2A_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* count elements of type at buf: one peer's block of one call. */
 struct a2a_block {

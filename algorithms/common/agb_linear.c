@@ -15,11 +15,11 @@
  * ceil(lg p) messages); every byte leaves rank 0 p - 1 times. Wins for
  * short blocks at small to moderate p where latency, or the number of
  * messages in flight, dominates. */
-#include "allgather_blocks.h"
-#include "bcast_tree.h"
-#include "buf.h"
-#include "linear_root.h"
-#include "p2p.h"
+#include "algorithms/common/allgather_blocks.h"
+#include "algorithms/common/bcast_tree.h"
+#include "engine/buf.h"
+#include "algorithms/common/linear_root.h"
+#include "engine/p2p.h"
 
 static int send_own(const struct coll_args *a, const struct agb_layout *l)
 {

@@ -1,12 +1,12 @@
 /* allgather_blocks.c - ring, recursive doubling and Bruck on a block
  * layout, shared by allgather and allgatherv (see the algorithm files for
  * the patterns, costs and diagrams). */
-#include "allgather_blocks.h"
-#include "allgather_pattern.h"
-#include "buf.h"
-#include "p2p.h"
-#include "p2p_bytes.h"
-#include "scratch.h"
+#include "algorithms/common/allgather_blocks.h"
+#include "algorithms/common/allgather_pattern.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
+#include "engine/scratch.h"
 
 #include <limits.h>
 #include <stdlib.h>

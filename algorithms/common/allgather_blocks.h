@@ -8,7 +8,7 @@
 #ifndef COLLSHIM_ALLGATHER_BLOCKS_H
 #define COLLSHIM_ALLGATHER_BLOCKS_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* The receive buffer of an allgather(v) as p blocks of type. */
 struct agb_layout {

@@ -3,13 +3,13 @@
  * Packing assumes a homogeneous job (the packed form of a type signature
  * is its raw bytes), which both supported MPIs guarantee on one machine
  * type; that is what lets a contiguous root feed a non-contiguous rank. */
-#include "bcast_bytes.h"
+#include "algorithms/common/bcast_bytes.h"
 
-#include "bcast_pattern.h"
-#include "buf.h"
-#include "p2p.h"
-#include "p2p_bytes.h"
-#include "tree_send.h"
+#include "algorithms/common/bcast_pattern.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
+#include "algorithms/common/tree_send.h"
 
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
 #ifndef COLLSHIM_BCAST_BYTES_H
 #define COLLSHIM_BCAST_BYTES_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 struct bcast_bytes {
     char *p;     /* the n bytes: inside the user's buffer, or copy */

@@ -8,13 +8,13 @@
  *
  * Any p works: children >= p are skipped. lg p rounds deep.
  * Cost = ceil(lg p) (alpha + n beta) */
-#include "bcast_tree.h"
+#include "algorithms/common/bcast_tree.h"
 
-#include "buf.h"
-#include "p2p.h"
-#include "pattern.h"
-#include "scratch.h"
-#include "tree_send.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "engine/scratch.h"
+#include "algorithms/common/tree_send.h"
 
 #include <stdlib.h>
 

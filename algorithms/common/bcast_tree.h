@@ -4,7 +4,7 @@
 #ifndef COLLSHIM_BCAST_TREE_H
 #define COLLSHIM_BCAST_TREE_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* Broadcast count elements of type at buf from root to every rank of
  * a->comm along a binomial tree (any p, any root). Each rank receives and

@@ -1,9 +1,9 @@
 /* inter.c - helpers of the intercommunicator algorithms (inter.h). */
-#include "inter.h"
-#include "buf.h"
-#include "p2p.h"
-#include "pattern.h"
-#include "scratch.h"
+#include "algorithms/common/inter.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

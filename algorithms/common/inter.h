@@ -11,8 +11,8 @@
 #ifndef COLLSHIM_INTER_H
 #define COLLSHIM_INTER_H
 
-#include "../coll.h"
-#include "sub.h"
+#include "algorithms/coll.h"
+#include "algorithms/common/sub.h"
 
 /* The local group as a group of a composed step. */
 struct sub_group inter_local_group(const struct coll_args *a);

@@ -1,9 +1,9 @@
 /* linear_root.c - the root's loop of linear gather(v)/scatter(v), with an
  * optional bound on requests in flight (Waitany refills the window). */
-#include "linear_root.h"
-#include "buf.h"
-#include "p2p.h"
-#include "scratch.h"
+#include "algorithms/common/linear_root.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,7 @@
 #ifndef COLLSHIM_LINEAR_ROOT_H
 #define COLLSHIM_LINEAR_ROOT_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* Default bound on requests in flight of the throttled variants. */
 #define LIN_DEFAULT_OUTSTANDING 8

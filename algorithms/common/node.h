@@ -9,8 +9,8 @@
 #ifndef COLLSHIM_NODE_H
 #define COLLSHIM_NODE_H
 
-#include "../coll.h"
-#include "sub.h"
+#include "algorithms/coll.h"
+#include "algorithms/common/sub.h"
 
 struct node_layout {
     struct node_shape shape;

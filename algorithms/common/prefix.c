@@ -1,8 +1,8 @@
 /* prefix.c - scan and exscan cores: recursive doubling and the pipelined
  * chain (see prefix.h and the algorithm files for diagrams and costs). */
-#include "prefix.h"
-#include "buf.h"
-#include "p2p.h"
+#include "algorithms/common/prefix.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
 
 /* ---- recursive doubling ---- */
 

@@ -5,7 +5,7 @@
 #ifndef COLLSHIM_PREFIX_H
 #define COLLSHIM_PREFIX_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* Segment size of the linear chain when a->params.seg is 0. */
 #define PREFIX_DEFAULT_SEG (64 * 1024)

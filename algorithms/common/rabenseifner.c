@@ -17,11 +17,11 @@
  * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma (reduce-scatter),
  *        lg(p) alpha + n(p-1)/p beta (allgather or gather)
  * on p = 2^k virtual ranks. */
-#include "rabenseifner.h"
-#include "buf.h"
-#include "p2p.h"
-#include "rs_core.h"
-#include "rs_pattern.h"
+#include "algorithms/common/rabenseifner.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/rs_core.h"
+#include "algorithms/common/rs_pattern.h"
 
 static int steps_of(const struct coll_args *a)
 {

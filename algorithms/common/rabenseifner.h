@@ -11,7 +11,7 @@
 #ifndef COLLSHIM_RABENSEIFNER_H
 #define COLLSHIM_RABENSEIFNER_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* Halving at distances 1, 2, 4, ...: *acc ends holding the fully reduced
  * chunk range of vrank (element range rab_final_range); *acc and *scratch

@@ -26,12 +26,12 @@
  *
  * Memory: 2 slots x children segments; a leaf sends straight from its
  * input. Cost: see the algorithms using it. */
-#include "reduce_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
-#include "buf.h"
-#include "p2p.h"
-#include "pattern.h"
-#include "scratch.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "engine/scratch.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
 #ifndef COLLSHIM_RS_CORE_H
 #define COLLSHIM_RS_CORE_H
 
-#include "../coll.h"
-#include "reduce_tree_pattern.h"
+#include "algorithms/coll.h"
+#include "algorithms/common/reduce_tree_pattern.h"
 
 typedef int (*rs_core_fn)(const struct coll_args *a, const int *counts);
 

@@ -14,10 +14,10 @@
  * reduce_scatterv and lg p for recursive halving; every byte crosses rank
  * 0's link. Wins for very short vectors where latency or the number of
  * messages in flight is all that counts. */
-#include "rs_core.h"
-#include "buf.h"
-#include "linear_root.h"
-#include "p2p.h"
+#include "algorithms/common/rs_core.h"
+#include "engine/buf.h"
+#include "algorithms/common/linear_root.h"
+#include "engine/p2p.h"
 
 
 /* Rank 0 sends each non-empty block of full to its rank and keeps its own. */

@@ -9,10 +9,10 @@
  * (steps.h). Rank order: node order, then node number, is rank order, so
  * any op. The vector and each node's run must be at most INT_MAX
  * elements (an MPI_ERR_COUNT otherwise). */
-#include "buf.h"
-#include "node.h"
-#include "rs_core.h"
-#include "steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/rs_core.h"
+#include "algorithms/common/steps.h"
 
 #include <limits.h>
 

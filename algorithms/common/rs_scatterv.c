@@ -18,11 +18,11 @@
  *
  * Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma
  * Wins for short vectors, and is the fallback for any op and p. */
-#include "rs_core.h"
-#include "buf.h"
-#include "p2p_bytes.h"
-#include "pattern.h"
-#include "reduce_tree.h"
+#include "algorithms/common/rs_core.h"
+#include "engine/buf.h"
+#include "engine/p2p_bytes.h"
+#include "algorithms/common/pattern.h"
+#include "algorithms/common/reduce_tree.h"
 
 /* Elements of blocks [first, end) with end clipped to p. */
 static MPI_Aint span(const struct rs_blocks *b, int first, int end)

@@ -16,7 +16,7 @@
 #ifndef COLLSHIM_SUB_H
 #define COLLSHIM_SUB_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 struct sub_group {
     int rank, size;   /* this rank's index in the group; members */

@@ -1,7 +1,7 @@
 /* sub_blocks.c - block tables for the steps of composed algorithms (sub.h). */
-#include "buf.h"
-#include "pattern.h"
-#include "sub.h"
+#include "engine/buf.h"
+#include "algorithms/common/pattern.h"
+#include "algorithms/common/sub.h"
 
 int *sub_block_table(const struct coll_args *a, int count, int p)
 {

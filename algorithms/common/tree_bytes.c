@@ -1,9 +1,9 @@
 /* tree_bytes.c - byte staging and child traffic of binomial gather and
  * scatter trees. */
-#include "tree_bytes.h"
-#include "buf.h"
-#include "p2p_bytes.h"
-#include "tree_send.h"
+#include "algorithms/common/tree_bytes.h"
+#include "engine/buf.h"
+#include "engine/p2p_bytes.h"
+#include "algorithms/common/tree_send.h"
 
 size_t tb_bytes(int count, MPI_Datatype type)
 {

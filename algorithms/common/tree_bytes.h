@@ -9,8 +9,8 @@
 #ifndef COLLSHIM_TREE_BYTES_H
 #define COLLSHIM_TREE_BYTES_H
 
-#include "../coll.h"
-#include "pattern.h"
+#include "algorithms/coll.h"
+#include "algorithms/common/pattern.h"
 
 /* Relative ranks in the binomial subtree of rel: [rel, rel + size). */
 static inline int tb_subtree(int rel, int p)

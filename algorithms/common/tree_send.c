@@ -1,8 +1,8 @@
 /* tree_send.c - a tree's parent sending to its children (tree_send.h). */
-#include "tree_send.h"
+#include "algorithms/common/tree_send.h"
 
-#include "node.h"
-#include "p2p_bytes.h"
+#include "algorithms/common/node.h"
+#include "engine/p2p_bytes.h"
 
 /* From the communicator's layout; without one, a group of one rank per
  * node (the leaders, the slices) has every peer elsewhere, and any other

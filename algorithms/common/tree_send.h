@@ -15,7 +15,7 @@
 #ifndef COLLSHIM_TREE_SEND_H
 #define COLLSHIM_TREE_SEND_H
 
-#include "../coll.h"
+#include "algorithms/coll.h"
 
 /* Whether peer (a rank of the call's communicator or group) is on this
  * rank's node. */

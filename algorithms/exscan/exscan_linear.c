@@ -20,6 +20,6 @@
  * Cost = (p - 2 + S) (alpha + (n/S) beta + (n/S) gamma), S = ceil(n / seg)
  *        ((p - 1)(alpha + n beta + n gamma) unsegmented)
  * Core shared with scan: common/prefix.c (prefix_linear). */
-#include "../common/prefix.h"
+#include "algorithms/common/prefix.h"
 
 int exscan_linear(const struct coll_args *a) { return prefix_linear(a, 1); }

@@ -23,6 +23,6 @@
  * Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma
  *        (a rank reduces twice in a step with a lower partner, once otherwise)
  * Core shared with scan: common/prefix.c (prefix_recursive_doubling). */
-#include "../common/prefix.h"
+#include "algorithms/common/prefix.h"
 
 int exscan_recursive_doubling(const struct coll_args *a) { return prefix_recursive_doubling(a, 1); }

@@ -22,10 +22,10 @@
  *        and inner nodes)
  * Wins for small and medium n: lg(p) latencies instead of p-1.
  * (Thakur, Rabenseifner and Gropp 2005.) */
-#include "../common/buf.h"
-#include "../common/p2p.h"
-#include "../common/p2p_bytes.h"
-#include "../common/tree_bytes.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
+#include "algorithms/common/tree_bytes.h"
 
 #include <stdlib.h>
 

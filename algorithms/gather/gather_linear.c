@@ -15,7 +15,7 @@
  * overlapped it wins for large n and small p, where the binomial tree's
  * lg(p) rounds of store-and-forward only add copies. The core is
  * lin_gather (common/linear_root.c). */
-#include "../common/linear_root.h"
+#include "algorithms/common/linear_root.h"
 
 int gather_linear(const struct coll_args *a)
 {

@@ -12,9 +12,9 @@
  * Cost (k ranks per node, N nodes, n bytes in all) = Cost_i(gather, nk/p, k)
  * + Cost_e(gatherv, n, N); binomial then linear levels:
  * lg k alpha_i + (k-1)/p n beta_i + (N-1) alpha_e + (N-1)/N n beta_e. */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int gather_node(const struct coll_args *a)
 {

@@ -15,7 +15,7 @@
  * Wins over plain linear for large blocks at large p (switch buffers and
  * the root's NIC overflow); the same elsewhere. Tune with
  * `gatherv @linear_throttled outstanding=4`. */
-#include "../common/linear_root.h"
+#include "algorithms/common/linear_root.h"
 
 int gatherv_linear_throttled(const struct coll_args *a)
 {

@@ -25,7 +25,7 @@
  * Wins for large n at moderate p: lg p fill steps instead of the chain's
  * p - 2, at twice the per-segment work of the chain (Traff; Sanders,
  * Speck & Traff 2009 on pipelined binary trees). */
-#include "../common/reduce_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
 #define REDUCE_BINARY_PIPELINE_SEG (32 * 1024)
 

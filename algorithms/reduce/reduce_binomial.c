@@ -22,7 +22,7 @@
  * Wins for small n, where the lg p latency term dominates; for large n the
  * root receiving lg p whole vectors loses to Rabenseifner's reduce-scatter +
  * gather (Thakur, Rabenseifner & Gropp 2005). */
-#include "../common/reduce_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
 int reduce_binomial(const struct coll_args *a)
 {

@@ -6,9 +6,9 @@
  *
  * Cost = Cost(reduce, q, n) + alpha + n beta, q = the sending group's
  * size; any size, the default. */
-#include "../common/buf.h"
-#include "../common/inter.h"
-#include "../common/p2p.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
 
 static int group_reduces(const struct coll_args *a)
 {

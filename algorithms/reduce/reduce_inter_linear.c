@@ -6,10 +6,10 @@
  * Cost = alpha + q n beta + (q-1) n gamma (latencies overlap; the root's
  * link carries q n), q = the sending group's size; tiny vectors, few
  * ranks, where one round beats the tree's lg q. */
-#include "../common/buf.h"
-#include "../common/inter.h"
-#include "../common/p2p.h"
-#include "../common/scratch.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

@@ -16,7 +16,7 @@
  * Wins only for tiny p (2, 3) and small n, where one round of latency
  * beats the tree's ceil(lg p) rounds; the root's p - 1 inbound vectors
  * make it lose everywhere else. */
-#include "../common/reduce_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
 int reduce_linear(const struct coll_args *a)
 {

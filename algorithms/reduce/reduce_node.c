@@ -12,9 +12,9 @@
  * Cost (k ranks per node, N nodes) = Cost_i(reduce, k) + Cost_e(reduce, N);
  * binomial levels lg k (alpha_i + n beta_i + n gamma) + lg N (alpha_e +
  * n beta_e + n gamma), one message per node on the network. */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int reduce_node(const struct coll_args *a)
 {

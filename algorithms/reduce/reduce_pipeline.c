@@ -21,7 +21,7 @@
  * Wins for large n at small p (Traff's pipelined trees): every link and
  * the arithmetic stay busy and the time tends to n (beta + gamma), but
  * the p - 2 fill steps make it lose to trees as p grows. */
-#include "../common/reduce_tree.h"
+#include "algorithms/common/reduce_tree.h"
 
 #define REDUCE_PIPELINE_SEG (32 * 1024)
 

@@ -24,11 +24,11 @@
  *         + alpha + n beta more when the root is folded away)
  * Wins for long vectors, where the binomial tree's n lg(p) beta and
  * n lg(p) gamma hurt. */
-#include "../common/buf.h"
-#include "../common/p2p.h"
-#include "../common/pattern.h"
-#include "../common/rabenseifner.h"
-#include "../common/rs_core.h"
+#include "engine/buf.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "algorithms/common/rabenseifner.h"
+#include "algorithms/common/rs_core.h"
 
 /* The rank the chunks are gathered at: the root, or its odd neighbour
  * when the root is folded away. */

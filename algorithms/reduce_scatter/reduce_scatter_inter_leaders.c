@@ -5,8 +5,8 @@
  * recvcounts (the selected scatterv).
  *
  * Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatterv, p, n). */
-#include "../common/buf.h"
-#include "../common/inter.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
 
 int reduce_scatter_inter_leaders(const struct coll_args *a)
 {

@@ -11,7 +11,7 @@
  * Two rounds at any p: wins for very short vectors where latency, or the
  * number of messages in flight, is all that counts. Core: rs_linear
  * (common/rs_linear.c). */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_linear(const struct coll_args *a)
 {

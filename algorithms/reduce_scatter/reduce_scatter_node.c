@@ -9,7 +9,7 @@
  * + (N-1) alpha_e + (N-1)/N n (beta_e + gamma) + (k-1) alpha_i + n/N beta_i:
  * one vector per node on the network where the flat ring has k ranks of a
  * node sharing its link. */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_node(const struct coll_args *a)
 {

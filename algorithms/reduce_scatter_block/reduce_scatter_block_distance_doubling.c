@@ -9,7 +9,7 @@
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * Wins over recursive_halving where many ranks share a node's link: there
  * the n/2 exchanges of every rank of a node cross the network at once. */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_block_distance_doubling(const struct coll_args *a)
 {

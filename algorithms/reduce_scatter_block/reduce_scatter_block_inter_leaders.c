@@ -5,8 +5,8 @@
  * rank 0 in blocks of recvcount (the selected scatter).
  *
  * Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatter, p, n). */
-#include "../common/buf.h"
-#include "../common/inter.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
 
 int reduce_scatter_block_inter_leaders(const struct coll_args *a)
 {

@@ -14,11 +14,11 @@
  * Cost = Cost(reduce_scatter, p, n) + (ceil(q/p) + ceil(p/q) + 1) alpha +
  * (n/min(p, q)) beta, against the leaders' reduce + scatter (n lg p beta
  * at the leader's tree); long vectors. */
-#include "../common/buf.h"
-#include "../common/inter.h"
-#include "../common/p2p.h"
-#include "../common/pattern.h"
-#include "../common/scratch.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
+#include "algorithms/common/pattern.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,7 @@
  * Cost (k ranks per node, N nodes) = Cost_i(reduce, n, k)
  * + Cost_e(reduce_scatter, n, N) + Cost_i(scatterv, n/N, k), as
  * reduce_scatter_node. */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_block_node(const struct coll_args *a)
 {

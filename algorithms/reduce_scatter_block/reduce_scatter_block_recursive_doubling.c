@@ -23,7 +23,7 @@
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for short and medium vectors with non-commutative ops: lg(p)
  * steps instead of reduce_scatterv's 2 lg(p). */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_block_recursive_doubling(const struct coll_args *a)
 {

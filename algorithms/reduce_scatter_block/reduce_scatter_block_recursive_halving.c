@@ -23,7 +23,7 @@
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for medium and long vectors with commutative ops:
  * bandwidth-optimal in lg(p) steps. */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_block_recursive_halving(const struct coll_args *a)
 {

@@ -15,7 +15,7 @@
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for very short vectors, where 2 ceil(lg p) latencies are all
  * that counts; the fallback for anything. */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_block_reduce_scatterv(const struct coll_args *a)
 {

@@ -21,7 +21,7 @@
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for long vectors: bandwidth-optimal, neighbour traffic only,
  * and the reduction overlaps the transfers. */
-#include "../common/rs_core.h"
+#include "algorithms/common/rs_core.h"
 
 int reduce_scatter_block_ring(const struct coll_args *a)
 {

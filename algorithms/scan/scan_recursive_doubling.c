@@ -22,6 +22,6 @@
  * Cost = ceil(lg p) alpha + ceil(lg p) n beta + 2 ceil(lg p) n gamma
  *        (a rank reduces twice in a step with a lower partner, once otherwise)
  * Core shared with exscan: common/prefix.c (prefix_recursive_doubling). */
-#include "../common/prefix.h"
+#include "algorithms/common/prefix.h"
 
 int scan_recursive_doubling(const struct coll_args *a) { return prefix_recursive_doubling(a, 0); }

@@ -6,9 +6,9 @@
  *
  * Cost = alpha + n beta + Cost(scatter, q, n), q = the receiving group's
  * size; many small blocks (one message leaves the root). */
-#include "../common/buf.h"
-#include "../common/inter.h"
-#include "../common/p2p.h"
+#include "engine/buf.h"
+#include "algorithms/common/inter.h"
+#include "engine/p2p.h"
 
 static int group_receives(const struct coll_args *a)
 {

@@ -13,7 +13,7 @@
  * Cost = (p-1) alpha + ((p-1)/p) n beta
  * Wins for large n and small p, where the binomial tree only adds copies.
  * The core is lin_scatter (common/linear_root.c). */
-#include "../common/linear_root.h"
+#include "algorithms/common/linear_root.h"
 
 int scatter_linear(const struct coll_args *a)
 {

@@ -13,9 +13,9 @@
  * Cost (k ranks per node, N nodes, n bytes in all) = Cost_e(scatterv, n, N)
  * + Cost_i(scatter, nk/p, k); linear then binomial levels:
  * (N-1) alpha_e + (N-1)/N n beta_e + lg k alpha_i + (k-1)/p n beta_i. */
-#include "../common/buf.h"
-#include "../common/node.h"
-#include "../common/steps.h"
+#include "engine/buf.h"
+#include "algorithms/common/node.h"
+#include "algorithms/common/steps.h"
 
 int scatter_node(const struct coll_args *a)
 {

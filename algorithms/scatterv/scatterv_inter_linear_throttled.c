@@ -5,8 +5,8 @@
  *
  * Cost = q alpha + n beta, w messages in flight; large blocks to many
  * ranks. */
-#include "../common/inter.h"
-#include "../common/linear_root.h"
+#include "algorithms/common/inter.h"
+#include "algorithms/common/linear_root.h"
 
 int scatterv_inter_linear_throttled(const struct coll_args *a)
 {

@@ -8,7 +8,7 @@
  * Cost = (p-1) alpha + n beta (n = all blocks' bytes; latencies overlap)
  * The usual choice: no rank can know the total, and a tree would have to
  * pack uneven subtrees. The core is lin_scatter (common/linear_root.c). */
-#include "../common/linear_root.h"
+#include "algorithms/common/linear_root.h"
 
 int scatterv_linear(const struct coll_args *a)
 {

@@ -13,7 +13,7 @@
  * Cost = (p-1) alpha + n beta, with at most w transfers in flight
  * Wins over plain linear for large blocks at large p; the same elsewhere.
  * Tune with `scatterv @linear_throttled outstanding=4`. */
-#include "../common/linear_root.h"
+#include "algorithms/common/linear_root.h"
 
 int scatterv_linear_throttled(const struct coll_args *a)
 {

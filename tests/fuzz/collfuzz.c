@@ -12,7 +12,7 @@
  * case is not counted for it. A failure prints one line to reproduce it.
  * A case that takes longer than --timeout seconds is a hang: its line is
  * printed and the job ends. The last line is "collfuzz: N passed, M failed". */
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 #include "collshim.h"
 
 #include <signal.h>

@@ -1,8 +1,8 @@
 /* fuzz_call.c - a case made concrete on this rank: its types, its buffers
  * laid out with guards and filled (a pattern everywhere, values at every
  * element), the call in each form, and the byte comparison. */
-#include "fuzz.h"
-#include "../mpi/pcoll.h"
+#include "tests/fuzz/fuzz.h"
+#include "tests/mpi/pcoll.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * draws the whole plan (every process's choices, in one order) and keeps
  * its own part; where the blocks go in its buffers it chooses itself
  * (fuzz_call.c). */
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * data at all), the op / type pairs the standard allows, user ops that read
  * any of these types, and values whose reductions are exact in any order
  * of evaluation that keeps the ranks' order. */
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>

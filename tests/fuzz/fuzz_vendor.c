@@ -1,7 +1,7 @@
 /* fuzz_vendor.c - the calls the MPI library itself gets wrong, found by
  * collfuzz and checked by hand (doc/testing.md has each one's smallest
  * reproduction): no case draws them, since there is no reference there. */
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 #include "collshim.h"
 
 #include <string.h>

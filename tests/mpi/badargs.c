@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "collshim.h"
-#include "expect.h"
-#include "pcoll.h"
-#include "raised.h"
+#include "tests/mpi/expect.h"
+#include "tests/mpi/pcoll.h"
+#include "tests/mpi/raised.h"
 
 #define N 4      /* elements per block */
 #define MAXP 16

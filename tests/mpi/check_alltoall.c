@@ -20,8 +20,8 @@
  * place, on a copy of the in-place input). Open MPI 4.1.4's alltoallw on
  * one rank (coll/self) multiplies byte displacements by the extent, so there
  * the single block sits at displacement 0 (see side_place). */
-#include "check.h"
-#include "check_call.h"
+#include "tests/mpi/check.h"
+#include "tests/mpi/check_call.h"
 #include "collshim.h"
 
 #include <stdio.h>

@@ -17,8 +17,8 @@
  * cannot be compared between ranks. The matrix runs on one host. Then a run of consecutive
  * barriers with nothing in between, which must neither deadlock nor let a
  * message of one barrier complete another. */
-#include "check.h"
-#include "check_call.h"
+#include "tests/mpi/check.h"
+#include "tests/mpi/check_call.h"
 #include "collshim.h"
 
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* check_call.c - see check_call.h. */
-#include "check_call.h"
-#include "pcoll.h"
+#include "tests/mpi/check_call.h"
+#include "tests/mpi/pcoll.h"
 
 #include <stddef.h>
 #include <string.h>

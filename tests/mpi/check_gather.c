@@ -19,8 +19,8 @@
  * MPI_DATATYPE_NULL elsewhere, and arguments that in place makes
  * irrelevant are wrong on purpose. Expected images are computed from the
  * inputs; the vendor's result (never in place) must match too. */
-#include "check.h"
-#include "check_call.h"
+#include "tests/mpi/check.h"
+#include "tests/mpi/check_call.h"
 #include "collshim.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* check_harness.c - forcing, asserting and counting the matrix's cases. */
-#include "check.h"
-#include "check_call.h"
+#include "tests/mpi/check.h"
+#include "tests/mpi/check_call.h"
 #include "collshim.h"
-#include "raised.h"
+#include "tests/mpi/raised.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -38,7 +38,7 @@
  * (check_begin/check_end). With -v rank 0 prints each call's time and the
  * peak memory of all ranks. Rank 0 ends with
  * "check_large np=N: P passed, F failed (S skipped)". */
-#include "check.h"
+#include "tests/mpi/check.h"
 #include "collshim.h"
 
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * type with nonzero lower bound (gaps must stay untouched), SUM on int8 (must wrap). Expected values
  * are computed from the inputs; the vendor's result is compared too (except
  * int8: Open MPI 4.1.4's AVX kernels saturate, ompi#8045). */
-#include "check.h"
-#include "check_call.h"
+#include "tests/mpi/check.h"
+#include "tests/mpi/check_call.h"
 #include "collshim.h"
 
 #include <math.h>

@@ -13,8 +13,8 @@
  * skipping, the summary) goes to stderr, unbuffered and in order: two
  * streams forwarded apart by mpirun could interleave mid-line. Exit
  * status 1 if anything failed. */
-#include "check.h"
-#include "check_call.h"
+#include "tests/mpi/check.h"
+#include "tests/mpi/check_call.h"
 #include "collshim.h"
 
 #include <stdio.h>

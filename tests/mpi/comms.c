@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 #define MAX_COMMS 70000
 static MPI_Comm held[MAX_COMMS];

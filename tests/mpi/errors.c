@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 static int handler_calls, handler_code;
 

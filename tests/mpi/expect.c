@@ -1,5 +1,5 @@
 /* expect.c - see expect.h. */
-#include "expect.h"
+#include "tests/mpi/expect.h"
 #include "collshim.h"
 
 #include <mpi.h>

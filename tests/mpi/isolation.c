@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 
 /* Collectives whose native algorithms send to rank 0 while it has a

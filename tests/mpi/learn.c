@@ -32,7 +32,7 @@
 #include <time.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 #define MAX_SLOW 4
 

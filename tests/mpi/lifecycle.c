@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 
 static long resident_kib(void)

@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bench/collops.h"
+#include "bench/collops.h"
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 enum { CALLS = 5, MAX_SEGMENTS = 8 };
 

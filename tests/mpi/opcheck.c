@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 /* ---- MPI_Reduce_local calls made by collshim (the interposer) ---- */
 static long long reduce_local_calls;

@@ -17,7 +17,7 @@
 #endif
 #define PERSISTENT_INIT(Coll) MPIX_##Coll##_init
 #elif defined(SMPI_H)
-#include "../../shim/collectives.h"
+#include "shim/collectives.h"
 #define PCOLL_DECLARE(Name, name, params, init, vargs)                                  \
     int MPI_##Name##_init(SHIM_UNPAREN params, MPI_Info info, MPI_Request *request);
 SHIM_COLLECTIVE_LIST(PCOLL_DECLARE)

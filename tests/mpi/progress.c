@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 #define COUNT 16384 /* floats: 64 KiB */
 

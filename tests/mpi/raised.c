@@ -1,5 +1,5 @@
 /* raised.c - see raised.h. */
-#include "raised.h"
+#include "tests/mpi/raised.h"
 
 #include <mpi.h>
 

@@ -11,7 +11,7 @@
  * layout group the ranks of a simulated host (MPI_Get_processor_name).
  * Also runs (trivially) under the other MPIs. */
 #include "collshim.h"
-#include "expect.h"
+#include "tests/mpi/expect.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * algorithms/common/allgather_pattern.h: folded group ranges of recursive
  * doubling and the neighbor-exchange schedule, each replayed on block sets
  * over p = 1..64 so that every block must arrive exactly once. */
-#include "unit.h"
-#include "../../algorithms/common/allgather_pattern.h"
+#include "tests/unit/unit.h"
+#include "algorithms/common/allgather_pattern.h"
 
 #include <string.h>
 

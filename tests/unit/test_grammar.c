@@ -1,9 +1,9 @@
 /* test_grammar.c - the tuning-table parser: valid tables, every error with
  * its line and column, range edges, unknown names, input quoted escaped,
  * numbers out of range named with their limit. */
-#include "unit.h"
-#include "../../tuning/tuning.h"
-#include "../../algorithms/registry.h"
+#include "tests/unit/unit.h"
+#include "tuning/tuning.h"
+#include "algorithms/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>

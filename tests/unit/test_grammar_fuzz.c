@@ -6,9 +6,9 @@
  * line and column lie inside the input, in printable text that fits the
  * caller's buffer. Each input sits in a buffer of exactly its size, so that
  * valgrind or ASan see any read past it. */
-#include "unit.h"
-#include "../../tuning/tuning.h"
-#include "../../algorithms/registry.h"
+#include "tests/unit/unit.h"
+#include "tuning/tuning.h"
+#include "algorithms/registry.h"
 
 #include <stdint.h>
 #include <stdio.h>

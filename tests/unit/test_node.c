@@ -1,9 +1,9 @@
 /* test_node.c - node layouts (common/node.h) from testing specs and node
  * numbers, and the nodes= / ppn= fields of the grammar and the selector. */
-#include "unit.h"
-#include "../../algorithms/common/node.h"
-#include "../../algorithms/registry.h"
-#include "../../tuning/tuning.h"
+#include "tests/unit/unit.h"
+#include "algorithms/common/node.h"
+#include "algorithms/registry.h"
+#include "tuning/tuning.h"
 
 #include <stdlib.h>
 #include <string.h>

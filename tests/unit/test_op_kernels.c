@@ -2,8 +2,8 @@
  * against values computed here from the inputs: wrap-around, signedness,
  * MINLOC/MAXLOC ties, logical ops on ints, complex products, vector tails,
  * and which (op, type) pairs have a kernel at all. */
-#include "unit.h"
-#include "../../algorithms/common/op_kernels.h"
+#include "tests/unit/unit.h"
+#include "ops/op_kernels.h"
 
 #include <complex.h>
 #include <stdint.h>

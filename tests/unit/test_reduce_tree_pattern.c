@@ -4,9 +4,9 @@
  * from the root, every subtree is the consecutive range that preorder
  * promises (so folds stay in position order), and each shape has the depth
  * and fan-out its name says. */
-#include "unit.h"
-#include "../../algorithms/common/reduce_tree_pattern.h"
-#include "../../algorithms/common/pattern.h"
+#include "tests/unit/unit.h"
+#include "algorithms/common/reduce_tree_pattern.h"
+#include "algorithms/common/pattern.h"
 
 #define M_MAX 64
 

@@ -1,6 +1,6 @@
 /* test_registry.c - sanity of THE table of algorithms. */
-#include "unit.h"
-#include "../../algorithms/registry.h"
+#include "tests/unit/unit.h"
+#include "algorithms/registry.h"
 
 #include <string.h>
 

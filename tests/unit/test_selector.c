@@ -1,7 +1,7 @@
 /* test_selector.c - call properties in, algorithm and fallback chain out. */
-#include "unit.h"
-#include "../../tuning/tuning.h"
-#include "../../algorithms/registry.h"
+#include "tests/unit/unit.h"
+#include "tuning/tuning.h"
+#include "algorithms/registry.h"
 
 #include <string.h>
 

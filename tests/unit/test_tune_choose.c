@@ -3,11 +3,11 @@
  * ties kept by the neighbour and the built-in, size and np ranges, the
  * rules parsing with the shim's own parser and selecting what was chosen,
  * the passes, cut levels and useful sweep arms. */
-#include "unit.h"
-#include "../../bench/tune_choose.h"
-#include "../../bench/tune_plan.h"
-#include "../../tuning/tuning.h"
-#include "../../algorithms/registry.h"
+#include "tests/unit/unit.h"
+#include "bench/tune_choose.h"
+#include "bench/tune_plan.h"
+#include "tuning/tuning.h"
+#include "algorithms/registry.h"
 
 #include <limits.h>
 #include <math.h>

@@ -4,8 +4,8 @@
  * or reading it), NUL bytes at their line and column, the path escaped in
  * every message, and the escaping itself. Control bytes and overflows in
  * the text are in test_grammar.c. */
-#include "unit.h"
-#include "../../tuning/tuning.h"
+#include "tests/unit/unit.h"
+#include "tuning/tuning.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* unit_main.c - runs every Check suite; ends with "unit: N passed, N failed". */
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

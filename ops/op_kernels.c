@@ -6,7 +6,7 @@
  * (Makefile.am): GCC vectorizes all but the long double kernels in the
  * AVX2 and AVX-512 clones (117 of 126), 101 in the SSE2 one (no 64-bit
  * compares there). bench/opbench measures them against MPI_Reduce_local. */
-#include "op_kernels.h"
+#include "ops/op_kernels.h"
 
 #include <stdint.h>
 #include <wchar.h>

@@ -8,8 +8,8 @@
  * mutex. Its capacity exceeds 14 predefined ops x every named type of
  * MPI-4.1 (fewer than 100), the only pairs ever inserted: user ops and
  * derived types are not cached, their handles are reused after a free. */
-#include "op_kernels.h"
-#include "tls.h"
+#include "ops/op_kernels.h"
+#include "engine/tls.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* p2p_bytes.c - point-to-point of any size (see p2p_bytes.h). A derived
  * type may be freed as soon as the operation using it is posted: MPI
  * completes pending operations normally. */
-#include "p2p_bytes.h"
-#include "p2p.h"
-#include "buf.h"
+#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
+#include "engine/buf.h"
 
 #include <limits.h>
 

@@ -10,7 +10,7 @@
 #ifndef COLLSHIM_P2P_BYTES_H
 #define COLLSHIM_P2P_BYTES_H
 
-#include "../coll.h"
+#include "engine/call.h"
 
 /* Elements per piece of the derived type (its contiguous chunks). */
 #define P2P_BIG_CHUNK ((MPI_Aint)1 << 30)

@@ -1,9 +1,9 @@
 /* buf.c - temporary buffers, copies and packing for any datatype and any
  * size (see buf.h). */
-#include "buf.h"
-#include "p2p_bytes.h"
-#include "scratch.h"
-#include "../sched.h"
+#include "engine/buf.h"
+#include "engine/p2p_bytes.h"
+#include "engine/scratch.h"
+#include "engine/sched.h"
 
 #include <limits.h>
 #include <stdlib.h>

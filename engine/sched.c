@@ -1,8 +1,8 @@
 /* sched.c - recording an algorithm into a schedule, and the engine that
  * runs schedules (see sched.h). */
-#include "sched.h"
-#include "common/buf.h"
-#include "common/scratch.h"
+#include "engine/sched.h"
+#include "engine/buf.h"
+#include "engine/scratch.h"
 
 #include <stdlib.h>
 #include <string.h>

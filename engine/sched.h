@@ -26,7 +26,7 @@
 #ifndef COLLSHIM_SCHED_H
 #define COLLSHIM_SCHED_H
 
-#include "coll.h"
+#include "engine/call.h"
 
 enum sched_step_kind {
     STEP_SEND, STEP_RECV, STEP_WAIT, STEP_COPY, STEP_PACK, STEP_UNPACK, STEP_REDUCE,

@@ -7,7 +7,7 @@
 #ifndef COLLSHIM_BUF_H
 #define COLLSHIM_BUF_H
 
-#include "../coll.h"
+#include "engine/call.h"
 
 /* Counts here are MPI_Aint: a whole vector (reduce_scatter's sum of
  * counts, p blocks of an allgather) may hold more than INT_MAX elements,

@@ -7,7 +7,7 @@
 #ifndef COLLSHIM_P2P_H
 #define COLLSHIM_P2P_H
 
-#include "../coll.h"
+#include "engine/call.h"
 
 int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
              const struct coll_args *a);

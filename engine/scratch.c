@@ -9,8 +9,8 @@
  * blocks, rounded to whole MiB, share one list searched for the smallest
  * fit: such calls are long.
  * Thread-local storage, no lock. */
-#include "scratch.h"
-#include "tls.h"
+#include "engine/scratch.h"
+#include "engine/tls.h"
 
 #include <pthread.h>
 #include <stdlib.h>

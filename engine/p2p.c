@@ -1,7 +1,7 @@
 /* p2p.c - point-to-point helpers on the shadow communicator: peers and
  * tags of the caller's communicator mapped onto it. */
-#include "p2p.h"
-#include "../sched.h"
+#include "engine/p2p.h"
+#include "engine/sched.h"
 
 /* MPICH defines MPI_STATUSES_IGNORE as (MPI_Status *)1, which gcc 12
  * mistakes for a too-small array. */

@@ -2,9 +2,9 @@
  * ops on named types (op_kernels.c, looked up once per (op, type) through
  * op_cache.c), MPI_Reduce_local for user-defined ops, and for a named type
  * we have no kernel for (none of the types either vendor accepts). */
-#include "buf.h"
-#include "op_kernels.h"
-#include "../sched.h"
+#include "engine/buf.h"
+#include "ops/op_kernels.h"
+#include "engine/sched.h"
 
 int buf_op_is_predefined(MPI_Op op) { return op_is_predefined(op); }
 
