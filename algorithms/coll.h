@@ -12,28 +12,35 @@
 
 #include "engine/call.h"
 
-/* The selection key: only facts that are identical on every rank. */
+/* The selection key: only facts that are identical on every rank. Keys
+ * are compared with memcmp (the remembered choices, select/choose.c), so
+ * the struct has no padding: every byte is a field, the spare ones zero
+ * in every initialiser, and a field added later is compared without a
+ * line of its own. Flags are 0 or 1, in bytes rather than bitfields: the
+ * key is built on every call, and a bitfield store is a read-modify-write
+ * of the word just written (a store-forwarding stall, about 17% of a
+ * forwarded 8-byte call in perf at np 1). */
 struct coll_key {
+    uint64_t bytes;
     enum coll_id coll;
     int np;
-    uint64_t bytes;
-    int count;          /* element count where rank-invariant (reductions), else -1 */
-    /* Flags are 0 or 1, in bytes rather than bitfields: the key is built on
-     * every call, and a bitfield store is a read-modify-write of the word
-     * just written (a store-forwarding stall, about 17% of a forwarded
-     * 8-byte call in perf at np 1). */
+    int count;                /* element count where rank-invariant (reductions), else -1 */
+    int remote;               /* intercommunicator: the larger group's size; 0: intra */
+    struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules);
+                                 all 0 on an intercommunicator (no node levels) */
     unsigned char commutative;
     unsigned char predefined_op;
     unsigned char in_place;
     unsigned char nonblocking; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
     unsigned char sub;         /* a step of a composed algorithm (common/sub.h) */
-    struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules);
-                                 all 0 on an intercommunicator (no node levels) */
-    unsigned char inter;      /* an intercommunicator: np is the smaller group's size
-                                 and remote the larger's, the same in both groups,
-                                 so both choose the same algorithm */
-    int remote;               /* intercommunicator: the larger group's size; 0: intra */
+    unsigned char inter;       /* an intercommunicator: np is the smaller group's size
+                                  and remote the larger's, the same in both groups,
+                                  so both choose the same algorithm */
+    unsigned char spare[6];
 };
+_Static_assert(sizeof(struct coll_key) ==
+                   sizeof(uint64_t) + 4 * sizeof(int) + sizeof(struct node_shape) + 6 + 6,
+               "struct coll_key has padding: memcmp would compare indeterminate bytes");
 
 /* What an algorithm needs of a call; the selector skips rules whose
  * algorithm cannot run and walks on. */

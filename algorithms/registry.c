@@ -357,7 +357,7 @@
 NATIVE_ALGORITHMS(DECLARE)
 #undef DECLARE
 
-#define VENDOR_ROW(coll)                                                      \
+#define VENDOR_ROW(coll, facts)                                                    \
     {COLL_##coll, "vendor", NULL, ALG_NEEDS_CONTEXT | ALG_VENDOR,           \
      "Cost = the MPI library's choice",                                      \
      "the MPI library's own collective on the caller's communicator"},

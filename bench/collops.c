@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const names[] = {
-#define COLLOP_NAME(name) #name,
+#define COLLOP_NAME(name, facts) #name,
     COLLSHIM_COLLECTIVES(COLLOP_NAME)
 #undef COLLOP_NAME
 };

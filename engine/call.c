@@ -1,12 +1,18 @@
-/* call.c - the names of the collectives (call.h). */
+/* call.c - the names and facts of the collectives (call.h). */
 #include "engine/call.h"
 
 #include <string.h>
 
 static const char *const coll_names[] = {
-#define COLL_NAME(name) #name,
+#define COLL_NAME(name, facts) #name,
     COLLSHIM_COLLECTIVES(COLL_NAME)
 #undef COLL_NAME
+};
+
+const unsigned coll_facts[COLL_COUNT] = {
+#define COLL_FACTS(name, facts) facts,
+    COLLSHIM_COLLECTIVES(COLL_FACTS)
+#undef COLL_FACTS
 };
 
 const char *coll_name(enum coll_id coll)

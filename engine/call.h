@@ -10,19 +10,55 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The 17 blocking collectives of the MPI standard, in one list. */
-#define COLLSHIM_COLLECTIVES(X)                                              \
-    X(barrier) X(bcast) X(gather) X(gatherv) X(scatter) X(scatterv)          \
-    X(allgather) X(allgatherv) X(alltoall) X(alltoallv) X(alltoallw)         \
-    X(reduce) X(allreduce) X(reduce_scatter) X(reduce_scatter_block)         \
-    X(scan) X(exscan)
+/* What a collective is, as flags of its row below. Every predicate on a
+ * collective (argument checks, the selection key, the schedule cache, the
+ * vendor's forms) derives from these rows, never from a list of its own. */
+enum coll_fact {
+    COLL_ROOTED       = 1u << 0, /* one rank is the root: bcast, reduce, gather(v), scatter(v) */
+    COLL_REDUCES      = 1u << 1, /* combines with an op */
+    COLL_ROOT_IN_PLACE = 1u << 2, /* MPI_IN_PLACE at the root only: not part of the key,
+                                     since every rank must select alike */
+    COLL_IN_PLACE_RECV = 1u << 3, /* MPI_IN_PLACE is given as recvbuf (scatter, scatterv) */
+    COLL_COUNT_ARRAYS = 1u << 4, /* counts per rank: no rank knows every other's block */
+    COLL_SAME_SIGNATURE = 1u << 5, /* every rank's significant arguments are scalars of
+                                      one meaning on all ranks: a recorded schedule may
+                                      serve an identical later call (shim/nbc.c) */
+};
+
+/* The 17 blocking collectives of the MPI standard, in one list, with
+ * their facts. */
+#define COLLSHIM_COLLECTIVES(X)                                                          \
+    X(barrier, COLL_SAME_SIGNATURE)                                                      \
+    X(bcast, COLL_ROOTED | COLL_SAME_SIGNATURE)                                          \
+    X(gather, COLL_ROOTED | COLL_ROOT_IN_PLACE)                                          \
+    X(gatherv, COLL_ROOTED | COLL_ROOT_IN_PLACE | COLL_COUNT_ARRAYS)                     \
+    X(scatter, COLL_ROOTED | COLL_ROOT_IN_PLACE | COLL_IN_PLACE_RECV)                    \
+    X(scatterv, COLL_ROOTED | COLL_ROOT_IN_PLACE | COLL_IN_PLACE_RECV | COLL_COUNT_ARRAYS) \
+    X(allgather, COLL_SAME_SIGNATURE)                                                    \
+    X(allgatherv, COLL_COUNT_ARRAYS)                                                     \
+    X(alltoall, COLL_SAME_SIGNATURE)                                                     \
+    X(alltoallv, COLL_COUNT_ARRAYS)                                                      \
+    X(alltoallw, COLL_COUNT_ARRAYS)                                                      \
+    X(reduce, COLL_ROOTED | COLL_REDUCES | COLL_ROOT_IN_PLACE | COLL_SAME_SIGNATURE)     \
+    X(allreduce, COLL_REDUCES | COLL_SAME_SIGNATURE)                                     \
+    X(reduce_scatter, COLL_REDUCES | COLL_COUNT_ARRAYS)                                  \
+    X(reduce_scatter_block, COLL_REDUCES | COLL_SAME_SIGNATURE)                          \
+    X(scan, COLL_REDUCES | COLL_SAME_SIGNATURE)                                          \
+    X(exscan, COLL_REDUCES | COLL_SAME_SIGNATURE)
 
 enum coll_id {
-#define COLL_ENUM(name) COLL_##name,
+#define COLL_ENUM(name, facts) COLL_##name,
     COLLSHIM_COLLECTIVES(COLL_ENUM)
 #undef COLL_ENUM
     COLL_COUNT
 };
+
+extern const unsigned coll_facts[COLL_COUNT];
+/* 1 when collective coll has every flag of `fact`. */
+static inline int coll_is(enum coll_id coll, unsigned fact)
+{
+    return (coll_facts[coll] & fact) == fact;
+}
 
 const char *coll_name(enum coll_id coll);
 /* Collective named by the first len bytes of name, or -1. */
@@ -43,8 +79,17 @@ struct coll_params {
 struct node_shape {
     int nodes, ppn;
     unsigned char equal, block; /* 0 or 1; bytes, not bitfields: the key is
-                                   built on every call (dispatch.c) */
+                                   built on every call (select/key.c) */
+    unsigned char spare[2];     /* zero: a shape has no padding (it is part of
+                                   the key, which is compared with memcmp) */
 };
+_Static_assert(sizeof(struct node_shape) == 2 * sizeof(int) + 4, "struct node_shape has padding");
+static inline struct node_shape node_shape_make(int nodes, int ppn, int equal, int block)
+{
+    struct node_shape shape = {.nodes = nodes, .ppn = ppn, .equal = (unsigned char)equal,
+                               .block = (unsigned char)block};
+    return shape;
+}
 struct node_layout; /* the full layout of a communicator: common/node.h */
 struct sched;       /* a recorded algorithm: engine/sched.h */
 struct sub_group;   /* a group of a composed algorithm: algorithms/common/sub.h */

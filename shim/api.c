@@ -19,7 +19,7 @@ EXPORT int collshim_tune(const char *rules, char *err, int errlen)
         err = scratch;
         errlen = sizeof scratch;
     }
-    return config_set_tune(rules, err, (size_t)errlen);
+    return select_tables_set_tune(rules, err, (size_t)errlen);
 }
 
 static int find(const char *coll, const char *name)
@@ -31,12 +31,12 @@ static int find(const char *coll, const char *name)
 EXPORT long long collshim_algorithm_calls(const char *coll, const char *name)
 {
     int i = find(coll, name);
-    return i < 0 ? -1 : (long long)__atomic_load_n(&dispatch_calls[i], __ATOMIC_RELAXED);
+    return i < 0 ? -1 : (long long)__atomic_load_n(&select_calls[i], __ATOMIC_RELAXED);
 }
 
 EXPORT const char *collshim_last_algorithm(void)
 {
-    return dispatch_last_alg < 0 ? "none" : registry_table[dispatch_last_alg].name;
+    return select_last_alg < 0 ? "none" : registry_table[select_last_alg].name;
 }
 
 EXPORT int collshim_algorithm_count(const char *coll)

@@ -97,7 +97,7 @@ void layout_attach(struct coll_args *a, struct comm_ctx *ctx)
     struct node_layout *L = __atomic_load_n(&ctx->layout, __ATOMIC_ACQUIRE);
     if (ctx->remote_size) { /* intercommunicator: peers are the remote group's */
         a->layout = NULL;
-        a->shape = (struct node_shape){0, 0, 0, 0};
+        a->shape = node_shape_make(0, 0, 0, 0);
         return;
     }
     if (!L && world_node) {
@@ -108,7 +108,7 @@ void layout_attach(struct coll_args *a, struct comm_ctx *ctx)
         L = __atomic_load_n(&ctx->layout, __ATOMIC_ACQUIRE);
     }
     a->layout = L;
-    a->shape = L ? L->shape : (struct node_shape){1, a->size, 1, 1};
+    a->shape = L ? L->shape : node_shape_make(1, a->size, 1, 1);
 }
 
 int layout_world_shape(int np, struct node_shape *shape)

@@ -215,15 +215,15 @@ static void add_registry_candidates(struct learn_class *c, const struct coll_key
 
 static void find_candidates(struct learn_class *c, const struct coll_key *key)
 {
-    const struct tune_table *tables[3];
-    config_tables_enter(tables);
-    struct tune_choice now = tune_select(tables, 3, key);
+    const struct tune_table *tables[SELECT_TABLES];
+    select_tables_enter(tables);
+    struct tune_choice now = tune_select(tables, SELECT_TABLES, key);
     uint64_t sizes[6];
     int nsizes = probe_sizes(size_bucket(key->bytes), sizes);
     add_candidate(c, now.alg, now.params, key);
     add_candidate(c, registry_vendor(key->coll), (struct coll_params){0, 0}, key);
     for (int s = 0; s < nsizes; s++)
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < SELECT_TABLES; t++) {
             const struct tune_table *one = tables[t];
             struct coll_key probe = *key;
             probe.bytes = sizes[s];
@@ -231,7 +231,7 @@ static void find_candidates(struct learn_class *c, const struct coll_key *key)
             if (one && ch.rule)
                 add_candidate(c, ch.alg, ch.params, key);
         }
-    config_tables_leave();
+    select_tables_leave();
     add_registry_candidates(c, key);
     for (int i = 0; i < c->ncand; i++)
         if (c->cand[i].alg == registry_vendor(key->coll))
@@ -242,10 +242,10 @@ static void find_candidates(struct learn_class *c, const struct coll_key *key)
 
 static int covered_by_user_tables(const struct coll_key *key)
 {
-    const struct tune_table *tables[3];
-    config_tables_enter(tables);
+    const struct tune_table *tables[SELECT_TABLES];
+    select_tables_enter(tables);
     int covered = tune_select(tables, 2, key).rule != NULL;
-    config_tables_leave();
+    select_tables_leave();
     return covered;
 }
 
@@ -349,7 +349,7 @@ static int batch_length(const struct coll_args *a, const struct learn_class *c)
 
 static int run_plain(struct coll_args *a)
 {
-    struct tune_choice choice = dispatch_select(a, 0);
+    struct tune_choice choice = select_choose(a, 0, 0);
     return dispatch_run(a, choice.alg);
 }
 
@@ -530,7 +530,7 @@ int learn_run(struct coll_args *a, struct comm_ctx *ctx)
     struct learn_ctx *lc = ctx_state(ctx, a);
     if (lc == &learn_off)
         return run_plain(a);
-    struct coll_key key = dispatch_key(a);
+    struct coll_key key = select_key(a);
     int slot = class_slot(lc, class_key(&key));
     struct learn_class *c = slot < 0 ? NULL : lc->cls[slot];
     if (c && c->state == CLASS_SETTLED) /* the steady state */

@@ -33,6 +33,23 @@
 #include <string.h>
 #include <time.h>
 
+/* What makes two calls identical here, compared with memcmp: pointers and
+ * handles first, then ints, so the struct has no padding in either MPI's
+ * handle size (the assertion), and every byte is set by call_signature. */
+struct call_signature {
+    const void *sendbuf, *recvbuf;
+    size_t seg;
+    unsigned long long ctx_serial;
+    MPI_Datatype datatype, sendtype, recvtype;
+    MPI_Op op;
+    int coll, alg, count, root, sendcount, recvcount, in_place, alias_in_place, commutative,
+        outstanding;
+};
+_Static_assert(sizeof(struct call_signature) ==
+                   2 * sizeof(void *) + sizeof(size_t) + sizeof(unsigned long long) +
+                       3 * sizeof(MPI_Datatype) + sizeof(MPI_Op) + 10 * sizeof(int),
+               "struct call_signature has padding: memcmp would compare indeterminate bytes");
+
 struct nbc_request {
     struct sched *s;        /* NULL: a persistent request of the vendor's (vendor_alg) */
     int vendor_alg;
@@ -41,8 +58,8 @@ struct nbc_request {
     int active;             /* started and not finished */
     int done_tag;           /* persistent: tag of the completion message */
     int free_when_done;     /* persistent: freed by the user while active */
-    unsigned long long ctx_serial; /* nonblocking: whose cache entry it may become */
     int cacheable;          /* nonblocking: the schedule may serve an identical call */
+    struct call_signature signature; /* of that call, when cacheable */
     struct nbc_request *next, *prev; /* the active list */
 };
 
@@ -255,42 +272,40 @@ static struct nbc_request *cache[NBC_CACHE];
 static int cache_next;
 
 /* Only the types a call uses are looked at: an unused type argument may be
- * anything (gather's recvtype at a non-root), so the rooted gather and
- * scatter, whose significant types differ by rank, are not reused. */
+ * anything (gather's recvtype at a non-root), so collectives whose
+ * significant arguments differ by rank (rooted gather and scatter, the v
+ * and w forms) are not reused (engine/call.h: COLL_SAME_SIGNATURE). */
 static int cacheable(const struct coll_args *a)
 {
-    switch (a->coll) {
-    case COLL_barrier:
-        return 1;
-    case COLL_bcast: case COLL_reduce: case COLL_allreduce: case COLL_reduce_scatter_block:
-    case COLL_scan: case COLL_exscan:
-        return type_is_named(a->datatype);
-    case COLL_allgather: case COLL_alltoall:
-        return (a->in_place || type_is_named(a->sendtype)) && type_is_named(a->recvtype);
-    default:
+    if (!coll_is(a->coll, COLL_SAME_SIGNATURE))
         return 0;
-    }
+    if (a->coll == COLL_barrier)
+        return 1;
+    if (a->coll == COLL_bcast || coll_is(a->coll, COLL_REDUCES))
+        return type_is_named(a->datatype);
+    return (a->in_place || type_is_named(a->sendtype)) && type_is_named(a->recvtype);
 }
 
-static int same_call(const struct coll_args *x, const struct coll_args *y)
+static struct call_signature call_signature(const struct coll_args *a, int alg,
+                                            unsigned long long serial)
 {
-    return x->coll == y->coll && x->sendbuf == y->sendbuf && x->recvbuf == y->recvbuf &&
-           x->count == y->count && x->datatype == y->datatype && x->op == y->op &&
-           x->root == y->root && x->sendcount == y->sendcount &&
-           x->recvcount == y->recvcount && x->sendtype == y->sendtype &&
-           x->recvtype == y->recvtype && x->in_place == y->in_place &&
-           x->alias_in_place == y->alias_in_place && x->commutative == y->commutative &&
-           x->params.seg == y->params.seg && x->params.outstanding == y->params.outstanding;
+    struct call_signature sig = {
+        .sendbuf = a->sendbuf, .recvbuf = a->recvbuf, .seg = a->params.seg,
+        .ctx_serial = serial, .datatype = a->datatype, .sendtype = a->sendtype,
+        .recvtype = a->recvtype, .op = a->op, .coll = a->coll, .alg = alg, .count = a->count,
+        .root = a->root, .sendcount = a->sendcount, .recvcount = a->recvcount,
+        .in_place = a->in_place, .alias_in_place = a->alias_in_place,
+        .commutative = a->commutative, .outstanding = a->params.outstanding};
+    return sig;
 }
 
-static struct nbc_request *cache_take(const struct coll_args *a, int alg,
-                                      unsigned long long serial)
+static struct nbc_request *cache_take(const struct call_signature *sig)
 {
     struct nbc_request *found = NULL;
     pthread_mutex_lock(&lock);
     for (int i = 0; i < NBC_CACHE && !found; i++) {
         struct nbc_request *r = cache[i];
-        if (r && r->ctx_serial == serial && r->s->alg == alg && same_call(&r->s->args, a)) {
+        if (r && !memcmp(&r->signature, sig, sizeof *sig)) {
             found = r;
             cache[i] = NULL;
         }
@@ -336,7 +351,7 @@ static int begin_nonblocking(struct nbc_request *r, MPI_Request *req)
     if (err)
         return err;
     *req = r->user;
-    dispatch_count(r->s->alg);
+    select_count(r->s->alg);
     link_active(r);
     nbc_progress();
     return MPI_SUCCESS;
@@ -399,7 +414,7 @@ int nbc_persistent_start(struct nbc_request *r)
 {
     int err;
     if (!r->s) { /* the vendor's: counted like collshim's own, then started */
-        dispatch_count(r->vendor_alg);
+        select_count(r->vendor_alg);
         return vendor.start(&r->user);
     }
     if (r->active)
@@ -407,7 +422,7 @@ int nbc_persistent_start(struct nbc_request *r)
     if ((err = vendor.start(&r->user)))
         return err;
     sched_restart(r->s);
-    dispatch_count(r->s->alg);
+    select_count(r->s->alg);
     link_active(r);
     nbc_progress();
     return MPI_SUCCESS;
@@ -479,7 +494,8 @@ static int call_tag(struct comm_ctx *ctx, enum nbc_kind kind)
 static struct nbc_request *reuse(const struct coll_args *a, struct comm_ctx *ctx, int alg,
                                  int tag)
 {
-    struct nbc_request *r = cacheable(a) ? cache_take(a, alg, ctx->serial) : NULL;
+    struct call_signature sig = call_signature(a, alg, ctx->serial);
+    struct nbc_request *r = cacheable(a) ? cache_take(&sig) : NULL;
     if (r) {
         sched_restart(r->s);
         r->s->args.tag = tag;
@@ -500,8 +516,9 @@ static int begin_with(const struct coll_args *a, struct comm_ctx *ctx, int alg,
     if (!(r = scratch_get_zeroed(sizeof *r)))
         return MPI_ERR_NO_MEM;
     r->kind = kind;
-    r->ctx_serial = ctx->serial;
     r->cacheable = kind == NBC_NONBLOCKING && cacheable(&b);
+    if (r->cacheable)
+        r->signature = call_signature(&b, alg, ctx->serial);
     if ((err = sched_build(&b, alg, run, &r->s))) {
         scratch_put(r);
         return err;

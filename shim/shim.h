@@ -5,7 +5,7 @@
 
 #include "algorithms/coll.h"
 #include "engine/tls.h"
-#include "tuning/tuning.h"
+#include "select/select.h"
 #include "shim/collectives.h"
 
 /* ---- vendor.c: the MPI library's own entry points, via RTLD_NEXT ---- */
@@ -65,26 +65,12 @@ struct shim_config {
                                 the library had no persistent collectives (SMPI 3.32),
                                 so that the other flavours run that path (vendor.c) */
     const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
-    struct tune_table *tune_env;        /* COLLSHIM_TUNE or collshim_tune(): replaced
-                                           at run time, so read it through
-                                           config_tables_enter() */
-    struct tune_table tune_file, tune_builtin;
-    const struct tune_table *tables[3]; /* precedence order; NULL = ignored */
-    unsigned long tables_generation;    /* bumped whenever a table changes:
-                                           voids dispatch's remembered choices */
 };
 extern struct shim_config shim_cfg;
-/* Read the environment and parse the tables; rank 0 of MPI_COMM_WORLD
- * prints errors and the listing. Called once after MPI_Init. */
+/* Read the environment and hand the tables to the selection; rank 0 of
+ * MPI_COMM_WORLD prints errors and the listing. Called once after MPI_Init. */
 void config_load(int world_rank);
 void config_free(void);
-/* Replace the COLLSHIM_TUNE slot at run time (collshim_tune()); safe while
- * other threads select: the old table is freed once no walk can hold it. */
-int config_set_tune(const char *rules, char *err, size_t errlen);
-/* The tables in precedence order, for one walk: every config_tables_enter
- * is followed by config_tables_leave once the walk no longer reads them. */
-void config_tables_enter(const struct tune_table *tables[3]);
-void config_tables_leave(void);
 
 /* ---- tags: a communicator owns on the shadow: [tag, tag + CTX_TAG_SPAN).
  * Blocking collectives use tag + coll id; a persistent collective gets a
@@ -147,8 +133,9 @@ int layout_world_shape(int np, struct node_shape *shape);
 int shim_ready(void);
 extern int shim_bypass; /* collshim_bypass(): forward everything for now */
 
-/* ---- subcall.c, requests.c: what the algorithm layer is handed
- * (coll_args.env): the step runner of composed algorithms, the transport ---- */
+/* ---- dispatch.c, requests.c: what the algorithm layer is handed
+ * (coll_args.env): the step runner of composed algorithms (the
+ * selection's, select/step.c), the transport ---- */
 extern const struct coll_env shim_env;
 extern const struct transport shim_transport;
 
@@ -160,26 +147,11 @@ int shim_collective(struct coll_args *a, MPI_Comm comm);
 enum nbc_kind { NBC_NONBLOCKING, NBC_PERSISTENT };
 int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI_Info info,
                      MPI_Request *req);
-/* The algorithm for a call (verbose line included); nonblocking: i-rules first. */
-struct tune_choice dispatch_select(struct coll_args *a, int nonblocking);
-/* The same for a step of a composed algorithm (sub: no vendor, no
- * algorithm that needs the caller's communicator; the built-in table
- * answers when the loaded tables do not). */
-struct tune_choice dispatch_select_key(struct coll_args *a, int nonblocking, int sub);
-/* The selection key of a blocking call. */
-struct coll_key dispatch_key(const struct coll_args *a);
 /* Run registry row alg for a blocking call (counted, reported); the
  * vendor's errors come back negated: its collective raised them already. */
 int dispatch_run(struct coll_args *a, int alg);
-/* in_place, commutative and predefined_op of a call. */
-void dispatch_call_facts(struct coll_args *a);
-/* Count one run of registry row alg (collshim_algorithm_calls). */
-void dispatch_count(int alg);
 /* Raise err on the caller's communicator (its error handler); returns err. */
 int dispatch_raise(const struct coll_args *a, int err);
-/* Calls of each registry row (by index) in this process. */
-extern unsigned long long dispatch_calls[];
-extern SHIM_TLS int dispatch_last_alg; /* this thread's last call */
 
 /* ---- validate.c ---- */
 /* Local checks before any communication; may replace a type the vendor
@@ -192,9 +164,6 @@ int type_is_named(MPI_Datatype type);
 /* MPI_SUCCESS when *type may be used (see types.c), else MPI_ERR_TYPE. */
 int type_check(MPI_Datatype *type, int vendor_checks);
 void types_finalize(void);
-/* The selection bytes of a call (README, "message size"). */
-uint64_t key_bytes(const struct coll_args *a);
-int key_count(const struct coll_args *a);
 
 /* ---- nbc.c: nonblocking and persistent collectives on schedules ---- */
 struct nbc_request;

@@ -1,5 +1,5 @@
 /* validate.c - argument checks of the standard's collective chapter, made
- * locally before any communication, and the selection key's message size.
+ * locally before any communication.
  *
  * The rule: an argument the vendor rejects is rejected with the vendor's
  * error class; a call the vendor completes is completed. Checks therefore
@@ -17,18 +17,6 @@
 #include "engine/buf.h"
 
 #include <string.h>
-
-static int is_root_coll(enum coll_id c)
-{
-    return c == COLL_bcast || c == COLL_reduce || c == COLL_gather || c == COLL_gatherv ||
-           c == COLL_scatter || c == COLL_scatterv;
-}
-
-static int is_reduction(enum coll_id c)
-{
-    return c == COLL_reduce || c == COLL_allreduce || c == COLL_reduce_scatter ||
-           c == COLL_reduce_scatter_block || c == COLL_scan || c == COLL_exscan;
-}
 
 /* ---- one buffer, one count, one type ---- */
 
@@ -327,66 +315,13 @@ int validate_args(struct coll_args *a)
 {
     if (a->remote_size)
         return validate_inter_args(a);
-    if (is_root_coll(a->coll) && (a->root < 0 || a->root >= a->size))
+    if (coll_is(a->coll, COLL_ROOTED) && (a->root < 0 || a->root >= a->size))
         return MPI_ERR_ROOT;
     if (a->coll == COLL_barrier)
         return MPI_SUCCESS;
     if (a->coll == COLL_bcast)
         return check_side(a->recvbuf, a->count, &a->datatype, 1);
-    if (is_reduction(a->coll))
+    if (coll_is(a->coll, COLL_REDUCES))
         return check_reduction(a);
     return check_data_movement(a);
-}
-
-static uint64_t sum_counts(const int *counts, int n)
-{
-    uint64_t s = 0;
-    for (int i = 0; i < n; i++)
-        s += (uint64_t)counts[i];
-    return s;
-}
-
-/* Message size of the selection key: the same number on every rank. */
-uint64_t key_bytes(const struct coll_args *a)
-{
-    uint64_t p = (uint64_t)a->size;
-    int root = a->rank == a->root;
-    if (a->remote_size)
-        return key_bytes_inter(a);
-    switch (a->coll) {
-    case COLL_bcast: case COLL_reduce: case COLL_allreduce: case COLL_scan: case COLL_exscan:
-        return (uint64_t)a->count * (uint64_t)buf_type_size(a->datatype);
-    case COLL_reduce_scatter:
-        return sum_counts(a->recvcounts, a->size) * (uint64_t)buf_type_size(a->datatype);
-    case COLL_reduce_scatter_block:
-        return (uint64_t)a->recvcount * p * (uint64_t)buf_type_size(a->datatype);
-    case COLL_gather:
-        return root ? (uint64_t)a->recvcount * (uint64_t)buf_type_size(a->recvtype) * p
-                    : (uint64_t)a->sendcount * (uint64_t)buf_type_size(a->sendtype) * p;
-    case COLL_scatter:
-        return root ? (uint64_t)a->sendcount * (uint64_t)buf_type_size(a->sendtype) * p
-                    : (uint64_t)a->recvcount * (uint64_t)buf_type_size(a->recvtype) * p;
-    case COLL_allgather: case COLL_alltoall:
-        return (uint64_t)a->recvcount * (uint64_t)buf_type_size(a->recvtype) * p;
-    case COLL_allgatherv: /* every rank has every count */
-        return sum_counts(a->recvcounts, a->size) * (uint64_t)buf_type_size(a->recvtype);
-    default: /* barrier, gatherv, scatterv, alltoallv, alltoallw: no rank knows the total */
-        return 0;
-    }
-}
-
-/* Element count for the count>=p restriction: reductions only, where the
- * standard makes count identical on every rank; bytes elsewhere. */
-int key_count(const struct coll_args *a)
-{
-    switch (a->coll) {
-    case COLL_reduce: case COLL_allreduce: case COLL_scan: case COLL_exscan:
-        return a->count;
-    case COLL_reduce_scatter_block:
-        return a->recvcount * a->size;
-    case COLL_reduce_scatter:
-        return (int)sum_counts(a->recvcounts, a->size);
-    default:
-        return a->bytes > 0x7fffffff ? 0x7fffffff : (int)a->bytes;
-    }
 }

@@ -22,6 +22,5 @@ int check_op_and_type(struct coll_args *a);
 
 /* validate_inter.c: the same for an intercommunicator (a->remote_size > 0). */
 int validate_inter_args(struct coll_args *a);
-uint64_t key_bytes_inter(const struct coll_args *a);
 
 #endif

@@ -1,5 +1,5 @@
 /* validate_inter.c - argument checks of an intercommunicator collective
- * (a->remote_size > 0) and its selection key's message size.
+ * (a->remote_size > 0).
  *
  * The standard's intercommunicator forms: no MPI_IN_PLACE anywhere; a
  * rooted collective names its root MPI_ROOT at the root, MPI_PROC_NULL at
@@ -11,15 +11,9 @@
 #include "shim/validate.h"
 #include "engine/buf.h"
 
-static int is_rooted(enum coll_id c)
-{
-    return c == COLL_bcast || c == COLL_reduce || c == COLL_gather || c == COLL_gatherv ||
-           c == COLL_scatter || c == COLL_scatterv;
-}
-
 static int check_root(const struct coll_args *a)
 {
-    if (!is_rooted(a->coll) || a->root == MPI_ROOT || a->root == MPI_PROC_NULL)
+    if (!coll_is(a->coll, COLL_ROOTED) || a->root == MPI_ROOT || a->root == MPI_PROC_NULL)
         return MPI_SUCCESS;
     return a->root < 0 || a->root >= a->remote_size ? MPI_ERR_ROOT : MPI_SUCCESS;
 }
@@ -120,52 +114,13 @@ int validate_inter_args(struct coll_args *a)
                                (no native algorithm runs them) raises its error */
     if (err || a->coll == COLL_barrier)
         return err;
-    if (is_rooted(a->coll) && a->root == MPI_PROC_NULL)
+    if (coll_is(a->coll, COLL_ROOTED) && a->root == MPI_PROC_NULL)
         return MPI_SUCCESS; /* nothing of this rank's is significant */
     if ((err = in_place_error(a)))
         return err;
     if (a->coll == COLL_bcast)
         return check_side(a->recvbuf, a->count, &a->datatype, 1);
-    if (a->coll == COLL_reduce || a->coll == COLL_allreduce ||
-        a->coll == COLL_reduce_scatter || a->coll == COLL_reduce_scatter_block)
+    if (coll_is(a->coll, COLL_REDUCES)) /* scan and exscan returned above */
         return check_reduction_inter(a);
     return check_movement_inter(a);
-}
-
-static uint64_t type_bytes(int count, MPI_Datatype type)
-{
-    return count > 0 ? (uint64_t)count * (uint64_t)buf_type_size(type) : 0;
-}
-
-/* Both groups must select alike, so the size is one both can compute:
- * the vector of a reduction; a rooted collective's data at the root and at
- * the remote group (MPI_PROC_NULL ranks take no part); for allgather and
- * alltoall what a rank of each group sends, added. Count arrays describe
- * the other group only: 0, as for the v forms on intracommunicators. */
-uint64_t key_bytes_inter(const struct coll_args *a)
-{
-    uint64_t l = (uint64_t)a->size, r = (uint64_t)a->remote_size;
-    int root = a->root == MPI_ROOT;
-    if (is_rooted(a->coll) && a->root == MPI_PROC_NULL)
-        return 0; /* no argument but the root is significant here */
-    switch (a->coll) {
-    case COLL_bcast: case COLL_reduce: case COLL_allreduce:
-        return type_bytes(a->count, a->datatype);
-    case COLL_reduce_scatter:
-        return a->recvcounts ? (uint64_t)sum(a->recvcounts, a->size) * buf_type_size(a->datatype) : 0;
-    case COLL_reduce_scatter_block:
-        return type_bytes(a->recvcount, a->datatype) * l;
-    case COLL_gather:
-        return root ? type_bytes(a->recvcount, a->recvtype) * r
-                    : type_bytes(a->sendcount, a->sendtype) * l;
-    case COLL_scatter:
-        return root ? type_bytes(a->sendcount, a->sendtype) * r
-                    : type_bytes(a->recvcount, a->recvtype) * l;
-    case COLL_allgather:
-        return type_bytes(a->sendcount, a->sendtype) * l + type_bytes(a->recvcount, a->recvtype) * r;
-    case COLL_alltoall:
-        return type_bytes(a->sendcount, a->sendtype) * r + type_bytes(a->recvcount, a->recvtype) * l;
-    default:
-        return 0;
-    }
 }

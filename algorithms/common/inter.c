@@ -9,7 +9,8 @@
 
 struct sub_group inter_local_group(const struct coll_args *a)
 {
-    struct sub_group g = {a->rank, a->size, a->local_peers, {0, 0, 0, 0}, NULL}; /* shape unknown: one node */
+    /* shape unknown: one node */
+    struct sub_group g = {a->rank, a->size, a->local_peers, node_shape_make(0, 0, 0, 0), NULL};
     return g;
 }
 

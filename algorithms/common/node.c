@@ -149,21 +149,21 @@ struct sub_group node_group_mine(const struct node_layout *L)
 {
     int k = node_members(L, L->my_node);
     struct sub_group g = {L->my_index, k, L->member_peers + L->node_start[L->my_node],
-                          {1, k, 1, 1}, NULL};
+                          node_shape_make(1, k, 1, 1), NULL};
     return g;
 }
 
 struct sub_group node_group_leaders(const struct node_layout *L)
 {
     struct sub_group g = {L->my_node, L->shape.nodes, L->leader_peers,
-                          {L->shape.nodes, 1, 1, 1}, NULL};
+                          node_shape_make(L->shape.nodes, 1, 1, 1), NULL};
     return g;
 }
 
 struct sub_group node_group_slice(const struct node_layout *L)
 {
     struct sub_group g = {L->my_node, L->shape.nodes, L->slice_peers,
-                          {L->shape.nodes, 1, 1, 1}, NULL};
+                          node_shape_make(L->shape.nodes, 1, 1, 1), NULL};
     return g;
 }
 
@@ -184,6 +184,6 @@ struct sub_group node_rooted_leaders(const struct node_layout *L, int root)
     L->rooted_peers[root_node] = L->member_peers[L->node_start[root_node] +
                                                  L->index_in_node[root]];
     struct sub_group g = {L->my_node, L->shape.nodes, L->rooted_peers,
-                          {L->shape.nodes, 1, 1, 1}, NULL};
+                          node_shape_make(L->shape.nodes, 1, 1, 1), NULL};
     return g;
 }

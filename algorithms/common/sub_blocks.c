@@ -1,4 +1,5 @@
-/* sub_blocks.c - block tables for the steps of composed algorithms (sub.h). */
+/* sub_blocks.c - block tables and groups for the steps of composed
+ * algorithms (sub.h). */
 #include "engine/buf.h"
 #include "algorithms/common/pattern.h"
 #include "algorithms/common/sub.h"
@@ -11,4 +12,10 @@ int *sub_block_table(const struct coll_args *a, int count, int p)
         counts[p + i] = (int)pat_block_offset(count, p, i);
     }
     return counts;
+}
+
+struct sub_group sub_group_all(const struct coll_args *a)
+{
+    struct sub_group g = {a->rank, a->size, a->peers, a->shape, a->layout};
+    return g;
 }

@@ -103,8 +103,8 @@ static void make_call(struct rank_call *c, enum coll_id coll, const struct shape
         else
             a->sendbuf = MPI_IN_PLACE;
     }
-    dispatch_call_facts(a);
-    a->bytes = key_bytes(a);
+    select_call_facts(a);
+    a->bytes = select_key_bytes(a);
 }
 
 static void free_call(struct rank_call *c)
@@ -357,7 +357,7 @@ static void check_case(int alg, enum coll_id coll, const struct shape *sh)
     problem[0] = '\0';
     for (int r = 0; r < p; r++)
         make_call(&calls[r], coll, sh, r);
-    struct coll_key key = dispatch_key(&calls[0].a);
+    struct coll_key key = select_key(&calls[0].a);
     if (!registry_can_run(row, &key, NULL)) {
         for (int r = 0; r < p; r++)
             free_call(&calls[r]);

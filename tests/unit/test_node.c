@@ -150,9 +150,9 @@ START_TEST(selection_by_nodes_and_ppn)
     struct coll_key k = {.coll = COLL_allreduce, .np = 8, .bytes = 8, .count = 2,
                          .commutative = 1, .predefined_op = 1, .shape = {4, 2, 1, 1}};
     ck_assert_str_eq(pick(k), "rabenseifner");
-    k.shape = (struct node_shape){2, 4, 1, 1};
+    k.shape = node_shape_make(2, 4, 1, 1);
     ck_assert_str_eq(pick(k), "node");
-    k.shape = (struct node_shape){3, 3, 1, 0};
+    k.shape = node_shape_make(3, 3, 1, 0);
     k.np = 9;
     ck_assert_str_eq(pick(k), "node_slices");
     k.shape.equal = 0;
@@ -161,9 +161,9 @@ START_TEST(selection_by_nodes_and_ppn)
     ck_assert_str_eq(pick(k), "reduce_bcast"); /* interleaved, non-commutative; ring too */
     k.shape.block = 1;
     ck_assert_str_eq(pick(k), "node");
-    k.shape = (struct node_shape){1, 9, 1, 1};
+    k.shape = node_shape_make(1, 9, 1, 1);
     ck_assert_str_eq(pick(k), "reduce_bcast");
-    k.shape = (struct node_shape){9, 1, 1, 1};
+    k.shape = node_shape_make(9, 1, 1, 1);
     ck_assert_str_eq(pick(k), "reduce_bcast");
 }
 END_TEST

@@ -185,7 +185,7 @@ START_TEST(builtin_table_always_has_a_native_algorithm)
                             continue;
                         k.in_place = 0;
                         k.remote = np + np % 3;
-                        k.shape = (struct node_shape){0, 0, 0, 0};
+                        k.shape = node_shape_make(0, 0, 0, 0);
                     }
                     struct tune_choice ch = tune_select(tables, 1, &k);
                     ck_assert_msg(strcmp(registry_table[ch.alg].name, "vendor") != 0 &&
@@ -202,7 +202,7 @@ static const char *builtin_pick(enum coll_id c, int np, uint64_t bytes)
 {
     const struct tune_table *tables[] = {&env_t};
     struct coll_key k = key(c, np, bytes, (int)(bytes / 4), 1);
-    k.shape = (struct node_shape){np / 16, 16, 1, 1};
+    k.shape = node_shape_make(np / 16, 16, 1, 1);
     return registry_table[tune_select(tables, 1, &k).alg].name;
 }
 
@@ -212,7 +212,7 @@ static const char *leaders_pick(enum coll_id c, uint64_t bytes)
 {
     const struct tune_table *tables[] = {&env_t};
     struct coll_key k = key(c, 64, bytes, -1, 1);
-    k.shape = (struct node_shape){64, 1, 1, 1};
+    k.shape = node_shape_make(64, 1, 1, 1);
     return registry_table[tune_select(tables, 1, &k).alg].name;
 }
 

@@ -1,20 +1,11 @@
-/* subcall.c - a collective as a step of a composed algorithm
+/* step.c - a collective as a step of a composed algorithm
  * (algorithms/common/sub.h): selected like a call of the user's, on a
  * group that has no communicator of its own. */
-#include "shim/shim.h"
-#include "algorithms/registry.h"
-#include "engine/sched.h"
+#include "select/select.h"
 #include "algorithms/common/sub.h"
 
-struct sub_group sub_group_all(const struct coll_args *a)
-{
-    struct sub_group g = {a->rank, a->size, a->peers, a->shape, a->layout};
-    return g;
-}
-
-/* The step runner the algorithm layer is handed (coll_args.env). */
-static int run_step(const struct coll_args *parent, const struct sub_group *g,
-                    struct coll_args *sub)
+int select_step(const struct coll_args *parent, const struct sub_group *g,
+                struct coll_args *sub)
 {
     sub->comm = parent->comm;
     sub->user_comm = parent->user_comm;
@@ -28,22 +19,20 @@ static int run_step(const struct coll_args *parent, const struct sub_group *g,
     sub->layout = g->layout;
     sub->shape = g->shape;
     if (!g->shape.nodes) /* unknown: one node, which no node-aware algorithm takes */
-        sub->shape = (struct node_shape){1, g->size, 1, 1};
-    dispatch_call_facts(sub);
-    sub->bytes = key_bytes(sub);
+        sub->shape = node_shape_make(1, g->size, 1, 1);
+    select_call_facts(sub);
+    sub->bytes = select_key_bytes(sub);
     sub->sched = parent->sched; /* a step of a recorded call is recorded */
     sub->env = parent->env;
-    struct tune_choice choice = dispatch_select_key(sub, sub->sched != NULL, 1);
+    struct tune_choice choice = select_choose(sub, sub->sched != NULL, 1);
     const struct algorithm *alg = &registry_table[choice.alg];
     if (alg->restrictions & ALG_NEEDS_CONTEXT) /* the built-in table lacks a rule */
         return MPI_ERR_INTERN;
     /* counted as a run of its own, but the call's algorithm stays the one
        collshim_last_algorithm() names (the composed one, not its last step) */
-    int call_alg = dispatch_last_alg;
-    dispatch_count(choice.alg);
+    int call_alg = select_last_alg;
+    select_count(choice.alg);
     int err = alg->run(sub);
-    dispatch_last_alg = call_alg;
+    select_last_alg = call_alg;
     return err;
 }
-
-const struct coll_env shim_env = {.step = run_step, .transport = &shim_transport};

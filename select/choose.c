@@ -1,0 +1,114 @@
+/* choose.c - the algorithm for a call: the first rule of the tables, in
+ * precedence order, that matches the call's key and whose algorithm can
+ * run it (tuning/selector.c walks one table), remembered per thread for
+ * the keys a program repeats. */
+#include "select/select.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long long select_calls[COLLSHIM_MAX_ALGORITHMS];
+SHIM_TLS int select_last_alg = -1;
+static struct select_settings settings;
+
+void select_configure(const struct select_settings *s) { settings = *s; }
+
+void select_count(int alg)
+{
+    __atomic_fetch_add(&select_calls[alg], 1, __ATOMIC_RELAXED);
+    select_last_alg = alg;
+}
+
+/* COLLSHIM_VERBOSE: one line the first time each (np, collective,
+ * algorithm) runs in this process, from rank 0 of the communicator. */
+static void verbose_line(const struct coll_args *a, int alg)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct { int np, nodes, alg; } *seen;
+    static int nseen, capseen;
+    int found = 0;
+    if (a->rank != 0)
+        return;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nseen && !found; i++)
+        found = seen[i].np == a->size && seen[i].nodes == a->shape.nodes && seen[i].alg == alg;
+    if (!found) {
+        if (nseen == capseen) {
+            capseen = capseen ? 2 * capseen : 64;
+            void *grown = realloc(seen, (size_t)capseen * sizeof *seen);
+            if (!grown) {
+                pthread_mutex_unlock(&lock);
+                return;
+            }
+            seen = grown;
+        }
+        seen[nseen].np = a->size;
+        seen[nseen].nodes = a->shape.nodes;
+        seen[nseen++].alg = alg;
+        if (a->remote_size) /* no node shape on an intercommunicator */
+            fprintf(stderr, "collshim: %s inter np=%d remote=%d bytes=%llu -> %s\n",
+                    coll_name(a->coll), a->size, a->remote_size,
+                    (unsigned long long)a->bytes, registry_table[alg].name);
+        else
+            fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s -> %s\n",
+                    coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
+                    a->shape.ppn, a->shape.equal ? "" : " unequal",
+                    a->shape.block ? "" : " interleaved", registry_table[alg].name);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The walk over the tables. A step of a composed algorithm whose rule
+ * names an algorithm it cannot run (the vendor, a node-aware one) takes
+ * the built-in table's choice, which always has a native rule. */
+static struct tune_choice select_walk(const struct coll_key *key)
+{
+    const struct tune_table *tables[SELECT_TABLES];
+    select_tables_enter(tables);
+    struct tune_choice choice = tune_select(tables, SELECT_TABLES, key);
+    if (key->sub && !registry_can_run(&registry_table[choice.alg], key, NULL))
+        choice = tune_select(&tables[SELECT_TABLES - 1], 1, key);
+    select_tables_leave();
+    choice.rule = NULL; /* the table may be freed once left */
+    return choice;
+}
+
+/* The choices this thread made last, one per slot, valid while the tables
+ * are those of `generation` (0: empty). A program repeats a few keys; the
+ * walk over the rules and their restrictions was about a quarter of an
+ * 8-byte call under the built-in table (perf, np 1), a lookup here costs a
+ * key comparison. */
+#define REMEMBERED 8
+static SHIM_TLS struct remembered_choice {
+    struct coll_key key;
+    struct tune_choice choice;
+    unsigned long generation;
+} remembered[REMEMBERED];
+
+static struct tune_choice select_remembered(const struct coll_key *key)
+{
+    unsigned long generation = select_tables_generation() + 1;
+    uint64_t h = (uint64_t)key->coll * 0x9e3779b97f4a7c15ull ^ key->bytes * 0xff51afd7ed558ccdull ^
+                 (uint64_t)key->np;
+    struct remembered_choice *slot = &remembered[(h ^ h >> 29) % REMEMBERED];
+    if (slot->generation == generation && !memcmp(&slot->key, key, sizeof *key))
+        return slot->choice;
+    slot->choice = select_walk(key);
+    slot->key = *key;
+    slot->generation = generation;
+    return slot->choice;
+}
+
+struct tune_choice select_choose(struct coll_args *a, int nonblocking, int sub)
+{
+    struct coll_key key = select_key(a);
+    key.nonblocking = nonblocking != 0;
+    key.sub = sub != 0;
+    struct tune_choice choice = select_remembered(&key);
+    a->params = choice.params;
+    if (settings.verbose)
+        verbose_line(a, choice.alg);
+    return choice;
+}

@@ -1,0 +1,63 @@
+/* select.h - the selection layer: from a call to the algorithm that runs
+ * it. The key of a call (key.c), the tables in precedence order
+ * (tables.c), the walk over them and the remembered choice (choose.c), the
+ * step runner of composed algorithms (step.c). It sits under the shim and
+ * above the tables and the algorithms: it is handed what it needs of the
+ * layers above (select_configure) and never calls them. */
+#ifndef COLLSHIM_SELECT_H
+#define COLLSHIM_SELECT_H
+
+#include "algorithms/registry.h"
+#include "engine/tls.h"
+#include "tuning/tuning.h"
+
+/* ---- key.c: the selection key of a call ---- */
+/* a->in_place, a->commutative and a->predefined_op from the arguments. */
+void select_call_facts(struct coll_args *a);
+/* The call's selection bytes (README, "message size"): the same number on
+ * every rank of the communicator, both groups of an intercommunicator. */
+uint64_t select_key_bytes(const struct coll_args *a);
+/* The key of a call whose facts and bytes are set. */
+struct coll_key select_key(const struct coll_args *a);
+
+/* ---- tables.c: COLLSHIM_TUNE (or collshim_tune()), COLLSHIM_TUNING_FILE,
+ * the built-in table, in precedence order ---- */
+#define SELECT_TABLES 3
+/* Parse the sources (NULL or "": none); a source with an error is said by
+ * world rank 0 and ignored. */
+void select_tables_load(const char *tune, const char *file, int world_rank);
+/* Replace the COLLSHIM_TUNE slot at run time (collshim_tune()); safe while
+ * other threads select: the old table is freed once no walk can hold it. */
+int select_tables_set_tune(const char *rules, char *err, size_t errlen);
+void select_tables_free(void);
+/* The tables for one walk: every select_tables_enter is followed by
+ * select_tables_leave once the walk no longer reads them. */
+void select_tables_enter(const struct tune_table *tables[SELECT_TABLES]);
+void select_tables_leave(void);
+/* Bumped whenever a table changes: voids the remembered choices. */
+unsigned long select_tables_generation(void);
+
+/* ---- choose.c ---- */
+struct select_settings {
+    int verbose; /* COLLSHIM_VERBOSE: a line the first time each choice runs */
+};
+void select_configure(const struct select_settings *settings);
+/* The algorithm for a call whose key facts are set, a->params filled in.
+ * nonblocking: ixxx rules apply first; sub: a step of a composed algorithm
+ * (no vendor, no algorithm that needs the caller's communicator: the
+ * built-in table answers where the loaded tables do not). */
+struct tune_choice select_choose(struct coll_args *a, int nonblocking, int sub);
+/* Count one run of registry row alg (collshim_algorithm_calls) and make
+ * it this thread's last. */
+void select_count(int alg);
+extern unsigned long long select_calls[]; /* runs of each registry row */
+extern SHIM_TLS int select_last_alg;      /* this thread's last call's row, or -1 */
+
+/* ---- step.c ---- */
+struct sub_group;
+/* The step runner the algorithm layer is handed (coll_env.step): sub runs
+ * over the group g as one step of parent, selected as a call of its own. */
+int select_step(const struct coll_args *parent, const struct sub_group *g,
+                struct coll_args *sub);
+
+#endif
