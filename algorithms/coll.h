@@ -66,7 +66,7 @@ enum alg_restriction {
     ALG_NEEDS_BLOCK_NODES = 1u << 12, /* ranks in blocks per node: a node's blocks of
                                          data are contiguous in rank order */
     /* Not restrictions: parameters the algorithm reads (registry_can_run
-     * ignores them; learning tries their values, shim/learn.c). */
+     * ignores them; learning tries their values, select/learn.c). */
     ALG_TAKES_SEG         = 1u << 13, /* params.seg: its segment size */
     ALG_TAKES_WINDOW      = 1u << 14, /* params.outstanding: requests in flight */
     /* Not a restriction either: the row is the MPI library's own

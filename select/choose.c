@@ -11,9 +11,9 @@
 
 unsigned long long select_calls[COLLSHIM_MAX_ALGORITHMS];
 SHIM_TLS int select_last_alg = -1;
-static struct select_settings settings;
+static struct select_settings choose_settings;
 
-void select_configure(const struct select_settings *s) { settings = *s; }
+void select_configure(const struct select_settings *s) { choose_settings = *s; }
 
 void select_count(int alg)
 {
@@ -108,7 +108,7 @@ struct tune_choice select_choose(struct coll_args *a, int nonblocking, int sub)
     key.sub = sub != 0;
     struct tune_choice choice = select_remembered(&key);
     a->params = choice.params;
-    if (settings.verbose)
+    if (choose_settings.verbose)
         verbose_line(a, choice.alg);
     return choice;
 }

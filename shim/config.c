@@ -1,20 +1,11 @@
-/* config.c - the environment: the shim's settings, the tables handed to
- * the selection (select/tables.c), COLLSHIM_LIST's listing. */
+/* config.c - at set-up: the settings read (settings.c) and handed to the
+ * selection (the tables, select/tables.c), to learning and to the testing
+ * aids; COLLSHIM_LIST's listing. */
 #include "shim/shim.h"
-#include "shim/learn.h"
+#include "select/learn.h"
 #include "algorithms/registry.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-struct shim_config shim_cfg;
-
-static int env_flag(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0;
-}
 
 static void print_listing(void)
 {
@@ -34,21 +25,31 @@ static void print_listing(void)
     }
 }
 
+/* What learning reaches the MPI library and the clock through. */
+static struct learn_io learn_io_of_vendor(void)
+{
+    struct learn_io io = {.allreduce = vendor.allreduce, .gather = vendor.gather,
+                          .gatherv = vendor.gatherv,
+                          .get_library_version = vendor.get_library_version,
+                          .clock_offset = clock_offset_of};
+    return io;
+}
+
 void config_load(int world_rank)
 {
-    const char *tune = getenv("COLLSHIM_TUNE");
-    const char *file = getenv("COLLSHIM_TUNING_FILE");
-    shim_cfg.disabled = env_flag("COLLSHIM_DISABLE");
-    shim_cfg.verbose = env_flag("COLLSHIM_VERBOSE");
-    shim_cfg.schedule_blocking = env_flag("COLLSHIM_SCHEDULE_BLOCKING");
-    shim_cfg.lazy_contexts = env_flag("COLLSHIM_LAZY_CONTEXTS");
-    shim_cfg.list = env_flag("COLLSHIM_LIST");
-    shim_cfg.test_no_vendor_init = env_flag("COLLSHIM_TEST_NO_VENDOR_INIT");
-    shim_cfg.report = env_flag("COLLSHIM_REPORT") ? getenv("COLLSHIM_REPORT") : NULL;
-    select_tables_load(tune, file, world_rank);
-    select_configure(&(struct select_settings){.verbose = shim_cfg.verbose});
-    learn_config(world_rank);
-    if (shim_cfg.list && world_rank == 0)
+    static struct learn_io io;
+    settings_read();
+    select_tables_load(settings.tune, settings.tuning_file, world_rank);
+    select_configure(&(struct select_settings){.verbose = settings.verbose});
+    io = learn_io_of_vendor();
+    learn_configure(&(struct learn_settings){.enabled = settings.learn,
+                                             .out = settings.learn_out,
+                                             .charge = settings.learn_charge,
+                                             .test_nomem = settings.test_nomem,
+                                             .verbose = settings.verbose},
+                    &io, world_rank);
+    test_delay_configure(settings.test_delay, world_rank);
+    if (settings.list && world_rank == 0)
         print_listing();
 }
 

@@ -24,8 +24,8 @@
 static int with_context(int err, MPI_Comm *made)
 {
     struct comm_ctx *ctx;
-    if (err == MPI_SUCCESS && *made != MPI_COMM_NULL && shim_ready() && !shim_cfg.disabled &&
-        !shim_cfg.lazy_contexts)
+    if (err == MPI_SUCCESS && *made != MPI_COMM_NULL && shim_ready() && !settings.disable &&
+        !settings.lazy_contexts)
         (void)ctx_get(*made, &ctx);
     return err;
 }

@@ -23,7 +23,7 @@
  * (peers: the remote group, the ranks point-to-point names there;
  * local_peers: its own group) and an id agreed by both groups. */
 #include "shim/shim.h"
-#include "shim/learn.h"
+#include "select/learn.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -236,7 +236,7 @@ int ctx_init(int collective_ok)
     if (id_limit > ID_MAX)
         id_limit = ID_MAX;
     /* Testing aid: fewer ids, to reach the end of them cheaply. */
-    const char *test_ids = getenv("COLLSHIM_TEST_TAG_IDS");
+    const char *test_ids = settings.test_tag_ids;
     if (test_ids && atoi(test_ids) > 0 && atoi(test_ids) < id_limit)
         id_limit = atoi(test_ids);
     if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)) ||

@@ -2,7 +2,7 @@
  * run, errors. Data flows one way: entry point -> context -> selection ->
  * algorithm. */
 #include "shim/shim.h"
-#include "shim/learn.h"
+#include "select/learn.h"
 #include "algorithms/registry.h"
 #include "engine/sched.h"
 #include "engine/buf.h"
@@ -39,11 +39,11 @@ int dispatch_run(struct coll_args *a, int alg_index)
     select_count(alg_index);
     if (report_enabled)
         t0 = PMPI_Wtime();
-    if (learn_delay_on)
-        learn_test_delay(alg_index);
+    if (test_delay_on)
+        test_delay(alg_index);
     if (registry_is_vendor(alg))
         err = vendor_run(a);
-    else if (shim_cfg.schedule_blocking)
+    else if (settings.schedule_blocking)
         err = run_scheduled(a, alg_index);
     else
         err = alg->run(a);
@@ -55,8 +55,15 @@ int dispatch_run(struct coll_args *a, int alg_index)
 
 static int run_selected(struct coll_args *a, struct comm_ctx *ctx)
 {
-    if (learn_enabled && !a->remote_size) /* blocking intracommunicator calls learn */
-        return learn_run(a, ctx);
+    if (learn_enabled && !a->remote_size) { /* blocking intracommunicator calls learn */
+        struct learn_turn turn;
+        int alg = learn_choose(&ctx->learn, a, &turn);
+        if (alg >= 0) {
+            int err = dispatch_run(a, alg);
+            learn_ran(&turn, a, err);
+            return err;
+        }
+    }
     return dispatch_run(a, select_choose(a, 0, 0).alg);
 }
 
@@ -169,7 +176,7 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
 {
     struct comm_ctx *ctx;
     a->user_comm = comm;
-    if (!shim_ready() || shim_cfg.disabled || shim_bypass || comm == MPI_COMM_NULL)
+    if (!shim_ready() || settings.disable || shim_bypass || comm == MPI_COMM_NULL)
         return vendor_resolve() ? (*err = MPI_ERR_INTERN, ROUTE_BROKEN) : ROUTE_VENDOR;
     if ((*err = ctx_find(comm, &ctx)))
         return ROUTE_ERROR;
@@ -190,14 +197,14 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
     if ((*err = validate_args(a)))
         return ROUTE_ERROR;
     if (!ctx && !may_agree) {
-        if (shim_cfg.verbose)
+        if (settings.verbose)
             verbose_no_context(a);
         return ROUTE_VENDOR;
     }
     if (!ctx && (*err = ctx_get(comm, &ctx)))
         return ROUTE_ERROR;
     if (ctx->forwarded) {
-        if (shim_cfg.verbose)
+        if (settings.verbose)
             verbose_forward(ctx);
         return ROUTE_VENDOR;
     }

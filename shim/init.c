@@ -7,7 +7,7 @@
  * loads this library into mpirun too. */
 #include "config.h"
 #include "shim/shim.h"
-#include "shim/learn.h"
+#include "select/learn.h"
 #include "engine/scratch.h"
 
 #include <pthread.h>
@@ -77,7 +77,7 @@ static void setup_locked(void)
     ctx_init(init_intercepted);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &finalize_keyval, NULL);
     PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
-    report_enabled = shim_cfg.report != NULL;
+    report_enabled = settings.report != NULL;
     shim_state = 1;
 }
 

@@ -60,7 +60,7 @@ static void faked_nodes(const char *spec, int world_rank, int world_size)
  * so every rank makes the same collective calls whatever it parses. */
 int layout_init(int world_rank, int world_size)
 {
-    const char *spec = getenv("COLLSHIM_NODES");
+    const char *spec = settings.nodes;
     int name = 0, err;
     world_node = malloc((size_t)world_size * sizeof *world_node);
     if (!world_node)

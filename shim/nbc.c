@@ -128,8 +128,7 @@ static void *progress_loop(void *unused)
 static void start_progress_thread(void)
 {
     int level = MPI_THREAD_SINGLE, rank = 0;
-    const char *env = getenv("COLLSHIM_PROGRESS_THREAD");
-    if (!env || strcmp(env, "1"))
+    if (!settings.progress_thread)
         return;
     PMPI_Query_thread(&level);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -15,7 +15,7 @@
  * and prints the path it wrote on stderr. */
 #include "config.h"
 #include "shim/shim.h"
-#include "shim/learn.h"
+#include "select/learn.h"
 #include "algorithms/registry.h"
 #include "include/collshim.h"
 
@@ -256,7 +256,7 @@ static int is_yes(const char *v)
 /* The file COLLSHIM_REPORT names (see the top of this file). */
 static void report_path(char *buf, size_t len)
 {
-    const char *v = shim_cfg.report ? shim_cfg.report : "1";
+    const char *v = settings.report ? settings.report : "1";
     struct stat st;
     char name[128], date[32];
     time_t now = time(NULL);

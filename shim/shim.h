@@ -7,6 +7,7 @@
 #include "engine/tls.h"
 #include "select/select.h"
 #include "shim/collectives.h"
+#include "shim/settings.h"
 
 /* ---- vendor.c: the MPI library's own entry points, via RTLD_NEXT ---- */
 #define VENDOR_COLL_FIELDS(Name, name, params, init, vargs)                        \
@@ -54,19 +55,7 @@ int vendor_has_init(enum coll_id coll);
 /* Resolve every vendor entry point once (thread-safe); 0 or -1. */
 int vendor_resolve(void);
 
-/* ---- config.c: environment, tables, listing ---- */
-struct shim_config {
-    int disabled;          /* COLLSHIM_DISABLE=1 */
-    int verbose;           /* COLLSHIM_VERBOSE=1 */
-    int schedule_blocking; /* COLLSHIM_SCHEDULE_BLOCKING=1: blocking calls run schedules */
-    int lazy_contexts;     /* COLLSHIM_LAZY_CONTEXTS=1: no context at communicator creation */
-    int list;              /* COLLSHIM_LIST=1 */
-    int test_no_vendor_init; /* COLLSHIM_TEST_NO_VENDOR_INIT=1, a testing aid: act as if
-                                the library had no persistent collectives (SMPI 3.32),
-                                so that the other flavours run that path (vendor.c) */
-    const char *report;    /* COLLSHIM_REPORT: NULL, "1" or a path */
-};
-extern struct shim_config shim_cfg;
+/* ---- config.c: the settings handed to the layers below ---- */
 /* Read the environment and hand the tables to the selection; rank 0 of
  * MPI_COMM_WORLD prints errors and the listing. Called once after MPI_Init. */
 void config_load(int world_rank);
@@ -114,7 +103,8 @@ void ctx_finalize(void); /* free MPI_COMM_WORLD's context, the keyval, the shado
 MPI_Comm ctx_shadow(void); /* the shim's own communicator, or MPI_COMM_NULL */
 extern int ctx_live;     /* contexts alive now */
 
-/* ---- clock_sync.c: a common clock for measurements ---- */
+/* ---- clock_sync.c: a common clock for measurements (collshim_clock_offset,
+ * learning's COLLSHIM_LEARN_CHARGE=last_entry) ---- */
 /* This rank's PMPI_Wtime minus that of rank 0 of a's communicator, from the
  * fastest of 8 ping-pongs on a's comm and tag. Collective over it. */
 int clock_offset_of(const struct coll_args *a, double *offset);
@@ -192,6 +182,12 @@ int nbc_vendor_scheduled(const struct coll_args *a, struct comm_ctx *ctx, int al
 int nbc_persistent_is_vendor(const struct nbc_request *r);
 extern int nbc_persistent_count;
 void nbc_finalize(void);
+
+/* ---- test_delay.c: COLLSHIM_TEST_DELAY (settings.c) ---- */
+void test_delay_configure(const char *spec, int world_rank);
+/* Before registry row alg runs a blocking call: its delay, if any. */
+void test_delay(int alg);
+extern int test_delay_on;
 
 /* ---- report.c ---- */
 void report_record(const struct coll_args *a, int alg, double seconds);

@@ -108,7 +108,7 @@ static int vendor_init_broken(enum coll_id coll)
 
 int vendor_has_init(enum coll_id coll)
 {
-    if (shim_cfg.test_no_vendor_init || vendor_init_broken(coll))
+    if (settings.test_no_vendor_init || vendor_init_broken(coll))
         return 0;
     switch (coll) {
 #define HAS(Name, name, params, init, vargs) case COLL_##name: return vendor.name##_init != NULL;

@@ -1,7 +1,7 @@
-/* test_learn.c - the settling rule of COLLSHIM_LEARN (shim/learn_settle.c):
+/* test_learn.c - the settling rule of COLLSHIM_LEARN (select/learn_settle.c):
  * measured rounds in, the candidate settled on (or "keep exploring") out. */
 #include "tests/unit/unit.h"
-#include "shim/learn_settle.h"
+#include "select/learn_settle.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -2,12 +2,10 @@
  * settled choices (shared by communicators of the same shape), and at
  * MPI_Finalize the learned table (COLLSHIM_LEARN_OUT, in the grammar, with
  * a provenance header) and the learning rows of the COLLSHIM_REPORT file.
- * Also the testing aid COLLSHIM_TEST_DELAY. doc/learning.md. */
+ * doc/learning.md. */
 #include "config.h"
-#include "shim/shim.h"
-#include "shim/learn.h"
-#include "algorithms/registry.h"
-#include "include/collshim.h"
+#include "select/select.h"
+#include "select/learn.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -18,10 +16,10 @@
 #define LEARN_ENTRIES 1024
 
 int learn_enabled;
-int learn_delay_on;
+int learn_verbose;
 enum learn_charge learn_charge;
+const struct learn_io *learn_io;
 static const char *learn_out;
-static unsigned test_delay_us[COLLSHIM_MAX_ALGORITHMS];
 
 static struct learn_entry entries[LEARN_ENTRIES];
 static int nentries, entries_full;
@@ -30,73 +28,6 @@ static pthread_mutex_t entries_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Rank 0 of MPI_COMM_WORLD after learn_finalize: every rank's entries merged. */
 static struct learn_entry *merged;
 static int nmerged;
-
-/* ---- COLLSHIM_TEST_DELAY=coll:alg:usec[@after][,...] ---- */
-
-static unsigned test_delay_after[COLLSHIM_MAX_ALGORITHMS];
-static unsigned test_delay_runs[COLLSHIM_MAX_ALGORITHMS];
-
-static void set_delay(int alg, unsigned long us, unsigned long after)
-{
-    test_delay_us[alg] = (unsigned)us;
-    test_delay_after[alg] = (unsigned)after;
-    learn_delay_on |= us > 0;
-}
-
-/* One item; 0 or -1 when malformed. alg "*": every algorithm of coll (the
- * vendor included); "@after": only from the algorithm's after+1-th run. */
-static int parse_delay(const char *item, size_t len)
-{
-    const char *c1 = memchr(item, ':', len), *c2;
-    if (!c1 || !(c2 = memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - item))))
-        return -1;
-    int coll = coll_from_name(item, (size_t)(c1 - item)), every = c2 - c1 == 2 && c1[1] == '*';
-    int alg = coll < 0 || every ? -1 : registry_find((enum coll_id)coll, c1 + 1, (size_t)(c2 - c1 - 1));
-    char *end;
-    unsigned long us = strtoul(c2 + 1, &end, 10), after = 0;
-    if (end == c2 + 1 || us > 10000000)
-        return -1;
-    if (end < item + len && *end == '@') {
-        const char *num = end + 1;
-        after = strtoul(num, &end, 10);
-        if (end == num || after > 1000000000)
-            return -1;
-    }
-    if (end != item + len || coll < 0 || (alg < 0 && !every))
-        return -1;
-    for (int i = 0; i < registry_count; i++)
-        if (every ? registry_table[i].coll == (enum coll_id)coll : i == alg)
-            set_delay(i, us, after);
-    return 0;
-}
-
-static void config_delay(const char *spec, int world_rank)
-{
-    for (const char *p = spec; p && *p;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (parse_delay(p, len) && world_rank == 0)
-            fprintf(stderr, "collshim: COLLSHIM_TEST_DELAY: '%.*s' is not collective:algorithm:"
-                            "microseconds[@runs] (algorithm or *, at most 10000000 us); it is "
-                            "ignored\n", (int)len, p);
-        p = comma ? comma + 1 : NULL;
-    }
-}
-
-/* A busy wait, not a sleep: on a loaded machine a rank that sleeps comes
- * back with the scheduler's favour and can beat the vendor's busy polling,
- * which is not what a test of a slow algorithm wants. */
-void learn_test_delay(int alg)
-{
-    unsigned us = test_delay_us[alg];
-    struct timespec t0, now;
-    if (!us || __atomic_fetch_add(&test_delay_runs[alg], 1, __ATOMIC_RELAXED) < test_delay_after[alg])
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &now);
-    while ((now.tv_sec - t0.tv_sec) * 1000000 + (now.tv_nsec - t0.tv_nsec) / 1000 < us);
-}
 
 /* ---- COLLSHIM_TEST_NOMEM=ctx@RANK or class@RANK ---- */
 
@@ -129,16 +60,15 @@ static void config_charge(const char *v, int world_rank)
                         "ignored (own)\n", v);
 }
 
-void learn_config(int world_rank)
+void learn_configure(const struct learn_settings *settings, const struct learn_io *io,
+                     int world_rank)
 {
-    const char *v = getenv("COLLSHIM_LEARN");
-    learn_enabled = v && *v && strcmp(v, "0") != 0;
-    learn_out = getenv("COLLSHIM_LEARN_OUT");
-    if (learn_out && !*learn_out)
-        learn_out = NULL;
-    config_charge(getenv("COLLSHIM_LEARN_CHARGE"), world_rank);
-    config_delay(getenv("COLLSHIM_TEST_DELAY"), world_rank);
-    config_nomem(getenv("COLLSHIM_TEST_NOMEM"), world_rank);
+    learn_enabled = settings->enabled;
+    learn_verbose = settings->verbose;
+    learn_io = io;
+    learn_out = settings->out && *settings->out ? settings->out : NULL;
+    config_charge(settings->charge, world_rank);
+    config_nomem(settings->test_nomem, world_rank);
 }
 
 /* ---- the process's entries ---- */
@@ -287,8 +217,7 @@ static void write_header(FILE *f, const char *hosts, int np)
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "", date[64], cmd[1024];
     int len = 0;
     time_t now = time(NULL);
-    if (vendor.get_library_version)
-        vendor.get_library_version(version, &len);
+    learn_io->get_library_version(version, &len);
     version[strcspn(version, "\r\n")] = '\0';
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     command_line(cmd, sizeof cmd);
@@ -299,7 +228,7 @@ static void write_header(FILE *f, const char *hosts, int np)
                "# load it with COLLSHIM_TUNING_FILE. Tables of runs of other sizes merge by\n"
                "# concatenation (cat a.table b.table > both.table): their rules name other np=,\n"
                "# nodes=, ppn= or byte ranges; where two rules match, the first wins.\n",
-            COLLSHIM_VERSION, COLLSHIM_FLAVOUR, cmd, date, version, np, hosts,
+            PACKAGE_VERSION, COLLSHIM_FLAVOUR, cmd, date, version, np, hosts,
             learn_charge == LEARN_CHARGE_LAST_ENTRY ? "last_entry" : "own");
 }
 
@@ -434,7 +363,7 @@ static struct learn_entry *gather_entries(int rank, int np, int *total)
     if (rank == 0 && (!(counts = calloc((size_t)np, sizeof *counts)) ||
                       !(displs = calloc((size_t)np, sizeof *displs))))
         n = -1; /* still take part; rank 0 writes nothing */
-    vendor.gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    learn_io->gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int r = 0; rank == 0 && counts && r < np; r++) {
         displs[r] = sum * (int)sizeof *all;
         sum += counts[r] > 0 ? counts[r] : 0;
@@ -442,7 +371,7 @@ static struct learn_entry *gather_entries(int rank, int np, int *total)
     }
     if (rank == 0)
         all = calloc((size_t)sum + 1, sizeof *all);
-    vendor.gatherv(entries, (n > 0 ? n : 0) * (int)sizeof *all, MPI_BYTE, all, counts, displs,
+    learn_io->gatherv(entries, (n > 0 ? n : 0) * (int)sizeof *all, MPI_BYTE, all, counts, displs,
                    MPI_BYTE, 0, MPI_COMM_WORLD);
     free(counts);
     free(displs);
@@ -454,7 +383,7 @@ void learn_finalize(void)
 {
     int rank, np, len = 0, total = 0;
     char name[MPI_MAX_PROCESSOR_NAME] = "", *names = NULL;
-    if (!learn_enabled || vendor_resolve())
+    if (!learn_enabled || !learn_io)
         return;
     learn_account_live();
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -462,7 +391,7 @@ void learn_finalize(void)
     PMPI_Get_processor_name(name, &len);
     if (rank == 0)
         names = calloc((size_t)np, MPI_MAX_PROCESSOR_NAME);
-    vendor.gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+    learn_io->gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                   0, MPI_COMM_WORLD);
     pthread_mutex_lock(&entries_lock);
     struct learn_entry *all = gather_entries(rank, np, &total);

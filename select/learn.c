@@ -24,9 +24,8 @@
  * another communicator (one small allreduce at the class's first call).
  * Blocking intracommunicator calls only; a class that the user's tables
  * (COLLSHIM_TUNE, COLLSHIM_TUNING_FILE) cover is not explored. */
-#include "shim/shim.h"
-#include "shim/learn.h"
-#include "algorithms/registry.h"
+#include "select/select.h"
+#include "select/learn.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -95,7 +94,7 @@ static uint32_t class_key(const struct coll_key *k)
 static void sync_clock(struct learn_ctx *lc, const struct coll_args *a)
 {
     double t0 = PMPI_Wtime();
-    if (clock_offset_of(a, &lc->offset) != MPI_SUCCESS)
+    if (learn_io->clock_offset(a, &lc->offset) != MPI_SUCCESS)
         lc->offset = 0;
     lc->synced = PMPI_Wtime();
     lc->unbilled += lc->synced - t0;
@@ -104,17 +103,17 @@ static void sync_clock(struct learn_ctx *lc, const struct coll_args *a)
 /* The communicator's state, made at its first learning call, which every
  * rank reaches in the same collective: one allreduce decides that all
  * ranks learn on it or none does. */
-static struct learn_ctx *ctx_state(struct comm_ctx *ctx, const struct coll_args *a)
+static struct learn_ctx *ctx_state(struct learn_ctx **state, const struct coll_args *a)
 {
-    struct learn_ctx *lc = ctx->learn;
+    struct learn_ctx *lc = *state;
     if (lc)
         return lc;
     lc = learn_test_nomem & LEARN_NOMEM_CTX ? NULL : calloc(1, sizeof *lc);
     int all = lc != NULL;
-    if (vendor.allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, a->user_comm) != MPI_SUCCESS ||
+    if (learn_io->allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, a->user_comm) != MPI_SUCCESS ||
         !all) {
         free(lc);
-        return ctx->learn = &learn_off;
+        return *state = &learn_off;
     }
     lc->rank = a->rank;
     lc->np = a->size;
@@ -127,7 +126,7 @@ static struct learn_ctx *ctx_state(struct comm_ctx *ctx, const struct coll_args 
         live->prev = lc;
     live = lc;
     pthread_mutex_unlock(&live_lock);
-    ctx->learn = lc;
+    *state = lc;
     return lc;
 }
 
@@ -269,7 +268,7 @@ static int agree_on_known(struct learn_class *c, const struct coll_args *a, int 
     v[0] = alg;
     v[1] = -alg;
     v[2] = !have;
-    int err = vendor.allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, a->user_comm);
+    int err = learn_io->allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, a->user_comm);
     c->facts.explore_time += PMPI_Wtime() - t0;
     if (err || v[2]) {
         c->state = CLASS_TABLES;
@@ -347,12 +346,6 @@ static int batch_length(const struct coll_args *a, const struct learn_class *c)
     return c->confirming && k < 2 ? 2 : k; /* back to back even at the largest sizes */
 }
 
-static int run_plain(struct coll_args *a)
-{
-    struct tune_choice choice = select_choose(a, 0, 0);
-    return dispatch_run(a, choice.alg);
-}
-
 static void settle(struct learn_class *c, int idx, const struct coll_args *a)
 {
     struct learn_entry *e = &c->facts;
@@ -363,7 +356,7 @@ static void settle(struct learn_class *c, int idx, const struct coll_args *a)
     e->vendor_mean = learn_median(c->cand[c->vendor].samples, c->cand[c->vendor].nsamples);
     e->chosen_mean = learn_median(c->cand[idx].samples, c->cand[idx].nsamples);
     learn_entry_settle(e);
-    if (shim_cfg.verbose && a->rank == 0)
+    if (learn_verbose && a->rank == 0)
         fprintf(stderr, "collshim: learned %s np=%d nodes=%d ppn=%d class %d: -> %s "
                         "(%.3gx the vendor, after %.0f calls)\n",
                 coll_name(a->coll), a->size, a->shape.nodes, a->shape.ppn, e->bucket,
@@ -392,7 +385,7 @@ static void start_confirming(struct learn_class *c, int idx, const struct coll_a
     c->cand[idx].nsamples = c->cand[c->vendor].nsamples = 0;
     c->confirming = 1;
     c->chosen = idx;
-    if (shim_cfg.verbose && a->rank == 0)
+    if (learn_verbose && a->rank == 0)
         fprintf(stderr, "collshim: learning %s np=%d class %d: confirming %s against the vendor\n",
                 coll_name(a->coll), a->size, c->facts.bucket, registry_table[c->cand[idx].alg].name);
 }
@@ -480,7 +473,7 @@ static void end_batch(struct learn_ctx *lc, struct learn_class *c, const struct 
     struct learn_cand *cand = &c->cand[c->cur];
     double v[2 * LEARN_MAX_BATCH + 2], t0 = PMPI_Wtime();
     int n = batch_pack(lc, c, v, t0);
-    int err = vendor.allreduce(MPI_IN_PLACE, v, n + 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
+    int err = learn_io->allreduce(MPI_IN_PLACE, v, n + 2, MPI_DOUBLE, MPI_MAX, a->user_comm);
     double took = err ? 0 : batch_seconds(v, n);
     c->facts.explore_time += took + (PMPI_Wtime() - t0);
     if (err || (v[n] > 0 && c->cur != c->vendor))
@@ -495,53 +488,66 @@ static void end_batch(struct learn_ctx *lc, struct learn_class *c, const struct 
     next_candidate(c, a);
 }
 
+/* The candidate whose turn it is, timed from here to learn_ran; -1 when
+ * its restrictions refuse the call (the same call facts on every rank):
+ * it is never chosen, and the tables run this call. */
 static int explore(struct coll_args *a, struct learn_ctx *lc, struct learn_class *c,
-                   const struct coll_key *key)
+                   const struct coll_key *key, struct learn_turn *turn)
 {
     struct learn_cand *cand = &c->cand[c->cur];
     c->facts.explore_calls++;
     if (!registry_can_run(&registry_table[cand->alg], key, NULL)) {
-        cand->state = CAND_RESTRICTED; /* the same call facts on every rank */
+        cand->state = CAND_RESTRICTED;
         next_candidate(c, a);
-        return run_plain(a);
+        return -1;
     }
     a->params = cand->params;
+    turn->lc = lc;
+    turn->c = c;
     c->entered[c->in_batch] = PMPI_Wtime() - lc->offset;
-    int err = dispatch_run(a, cand->alg);
-    c->left[c->in_batch] = PMPI_Wtime() - lc->offset;
+    return cand->alg;
+}
+
+void learn_ran(const struct learn_turn *turn, const struct coll_args *a, int err)
+{
+    struct learn_class *c = turn->c;
+    if (!c)
+        return;
+    c->left[c->in_batch] = PMPI_Wtime() - turn->lc->offset;
     c->batch_failed |= err > 0;
     if (++c->in_batch == batch_length(a, c))
-        end_batch(lc, c, a);
-    return err;
+        end_batch(turn->lc, c, a);
 }
 
 static int run_settled(struct coll_args *a, struct learn_class *c, const struct coll_key *key)
 {
     const struct learn_cand *cand = &c->cand[c->chosen];
     if (!registry_can_run(&registry_table[cand->alg], key, NULL))
-        return run_plain(a);
+        return -1;
     c->facts.settled_calls++;
     a->params = cand->params;
-    return dispatch_run(a, cand->alg);
+    return cand->alg;
 }
 
-int learn_run(struct coll_args *a, struct comm_ctx *ctx)
+int learn_choose(struct learn_ctx **state, struct coll_args *a, struct learn_turn *turn)
 {
-    struct learn_ctx *lc = ctx_state(ctx, a);
+    turn->lc = NULL;
+    turn->c = NULL;
+    struct learn_ctx *lc = ctx_state(state, a);
     if (lc == &learn_off)
-        return run_plain(a);
+        return -1;
     struct coll_key key = select_key(a);
     int slot = class_slot(lc, class_key(&key));
     struct learn_class *c = slot < 0 ? NULL : lc->cls[slot];
     if (c && c->state == CLASS_SETTLED) /* the steady state */
         return run_settled(a, c, &key);
     if (slot < 0)
-        return run_plain(a);
+        return -1;
     if (!c)
         c = class_new(lc, slot, a, &key);
     if (c->state == CLASS_EXPLORING)
-        return explore(a, lc, c, &key);
-    return c->state == CLASS_SETTLED ? run_settled(a, c, &key) : run_plain(a);
+        return explore(a, lc, c, &key, turn);
+    return c->state == CLASS_SETTLED ? run_settled(a, c, &key) : -1;
 }
 
 /* ---- accounting ---- */

@@ -1,5 +1,5 @@
 /* learn_settle.c - the settling rule (learn_settle.h, doc/learning.md). */
-#include "shim/learn_settle.h"
+#include "select/learn_settle.h"
 
 #include <string.h>
 
