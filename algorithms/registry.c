@@ -453,6 +453,16 @@ void registry_names(enum coll_id coll, char *buf, size_t len)
                                      used ? ", " : "", registry_table[i].name);
 }
 
+int registry_restriction(int i, unsigned *flag, const char **word, const char **meaning)
+{
+    if (i < 0 || (size_t)i >= sizeof restriction_words / sizeof restriction_words[0])
+        return 0;
+    *flag = restriction_words[i].flag;
+    *word = restriction_words[i].word;
+    *meaning = restriction_words[i].why;
+    return 1;
+}
+
 void registry_restrictions_text(unsigned restrictions, char *buf, size_t len)
 {
     size_t used = 0, n = sizeof restriction_words / sizeof restriction_words[0];

@@ -19,6 +19,8 @@ int registry_can_run(const struct algorithm *alg, const struct coll_key *key,
                      const char **why);
 /* Comma-separated names of coll's algorithms into buf. */
 void registry_names(enum coll_id coll, char *buf, size_t len);
+/* The i-th restriction (i from 0): its flag, word and meaning; 0 past the last. */
+int registry_restriction(int i, unsigned *flag, const char **word, const char **meaning);
 /* Restriction flags as words ("commutative,pow2") into buf; "none" if 0. */
 void registry_restrictions_text(unsigned restrictions, char *buf, size_t len);
 

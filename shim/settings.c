@@ -31,8 +31,9 @@ const struct setting settings_table[] = {
      "communicator goes to the vendor", 0},
     {"COLLSHIM_LIST", FLAG(list), "1", "off",
      "rank 0 lists every algorithm with its restrictions and cost, then the job goes on", 0},
-    {"COLLSHIM_REPORT", TEXT_OR_OFF(report), "1 or path", "off",
-     "at `MPI_Finalize`, what ran and how long, merged over the ranks (1: to stderr)", 0},
+    {"COLLSHIM_REPORT", TEXT_OR_OFF(report), "1, a directory or a file", "off",
+     "at `MPI_Finalize`, rank 0 writes what ran and how long, merged over the ranks (1: "
+     "`collshim-report-<date>-<pid>.txt` here)", 0},
     {"COLLSHIM_PROGRESS_THREAD", FLAG(progress_thread), "1", "off",
      "a thread advances nonblocking and persistent collectives (needs `MPI_THREAD_MULTIPLE`)",
      0},
@@ -40,8 +41,8 @@ const struct setting settings_table[] = {
      "a communicator gets its context at its first blocking collective, not at its creation",
      0},
     {"COLLSHIM_NODES", TEXT(nodes), "`block:K`, `rr:K` or `0,0,1,...`", "the machine's",
-     "the node of each world rank, instead of the machine's "
-     "([doc/node-aware.md](doc/node-aware.md))", 1},
+     "the node of each world rank, instead of the machine's ([node-aware.md](node-aware.md))",
+     1},
     {"COLLSHIM_SCHEDULE_BLOCKING", FLAG(schedule_blocking), "1", "off",
      "blocking collectives run through the schedule engine, as a nonblocking call and its "
      "wait would", 1},
