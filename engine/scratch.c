@@ -34,7 +34,6 @@ struct kept {
 };
 
 static SHIM_TLS struct kept kept;
-static long long mallocs;
 
 #ifdef COLLSHIM_SMPI
 /* Simulated ranks are not threads, and each has its own copy of this
@@ -120,7 +119,6 @@ void *scratch_get(size_t n)
     size_t cap = round_cap(n ? n : 1);
     if (cap > (size_t)-1 - sizeof *h || !(h = malloc(sizeof *h + cap)))
         return NULL;
-    __atomic_add_fetch(&mallocs, 1, __ATOMIC_RELAXED);
     h->cap = cap;
     return h + 1;
 }
@@ -172,4 +170,3 @@ void scratch_release(void)
     kept.bytes = 0;
 }
 
-long long scratch_mallocs(void) { return __atomic_load_n(&mallocs, __ATOMIC_RELAXED); }

@@ -29,8 +29,5 @@ void *scratch_get_zeroed(size_t n);
 void scratch_put(void *p);
 /* Free the calling thread's kept blocks (at MPI_Finalize, thread exit). */
 void scratch_release(void);
-/* Blocks malloc'd by scratch_get so far, all threads: what tests read to
- * show that repeated calls allocate nothing. */
-long long scratch_mallocs(void);
 
 #endif

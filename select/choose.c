@@ -21,9 +21,25 @@ void select_count(int alg)
     select_last_alg = alg;
 }
 
+/* COLLSHIM_EXPLAIN: the rules of the walk that chose for key, each with
+ * why it was skipped or taken (tune_explain), under its verbose line. */
+static void explain_walk(const struct coll_key *key)
+{
+    const struct tune_table *tables[SELECT_TABLES];
+    char walk[4096];
+    select_tables_enter(tables);
+    tune_explain(tables, SELECT_TABLES, key, walk, sizeof walk);
+    select_tables_leave();
+    for (char *line = walk, *end; *line; line = end + 1) {
+        if (!(end = strchr(line, '\n')))
+            break;
+        fprintf(stderr, "collshim:     %.*s\n", (int)(end - line), line);
+    }
+}
+
 /* COLLSHIM_VERBOSE: one line the first time each (np, collective,
  * algorithm) runs in this process, from rank 0 of the communicator. */
-static void verbose_line(const struct coll_args *a, int alg)
+static void verbose_line(const struct coll_args *a, int alg, const struct coll_key *key)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static struct { int np, nodes, alg; } *seen;
@@ -56,6 +72,8 @@ static void verbose_line(const struct coll_args *a, int alg)
                     coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
                     a->shape.ppn, a->shape.equal ? "" : " unequal",
                     a->shape.block ? "" : " interleaved", registry_table[alg].name);
+        if (choose_settings.explain)
+            explain_walk(key);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -109,6 +127,6 @@ struct tune_choice select_choose(struct coll_args *a, int nonblocking, int sub)
     struct tune_choice choice = select_remembered(&key);
     a->params = choice.params;
     if (choose_settings.verbose)
-        verbose_line(a, choice.alg);
+        verbose_line(a, choice.alg, &key);
     return choice;
 }

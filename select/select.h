@@ -40,6 +40,7 @@ unsigned long select_tables_generation(void);
 /* ---- choose.c ---- */
 struct select_settings {
     int verbose; /* COLLSHIM_VERBOSE: a line the first time each choice runs */
+    int explain; /* COLLSHIM_EXPLAIN: with it, the walk over the rules that chose it */
 };
 void select_configure(const struct select_settings *settings);
 /* The algorithm for a call whose key facts are set, a->params filled in.

@@ -40,7 +40,8 @@ void config_load(int world_rank)
     static struct learn_io io;
     settings_read();
     select_tables_load(settings.tune, settings.tuning_file, world_rank);
-    select_configure(&(struct select_settings){.verbose = settings.verbose});
+    select_configure(&(struct select_settings){.verbose = settings.verbose || settings.explain,
+                                              .explain = settings.explain});
     io = learn_io_of_vendor();
     learn_configure(&(struct learn_settings){.enabled = settings.learn,
                                              .out = settings.learn_out,

@@ -29,6 +29,9 @@ const struct setting settings_table[] = {
     {"COLLSHIM_VERBOSE", FLAG(verbose), "1", "off",
      "rank 0 says, once each, which algorithm a (size, collective) ran and why a "
      "communicator goes to the vendor", 0},
+    {"COLLSHIM_EXPLAIN", FLAG(explain), "1", "off",
+     "`COLLSHIM_VERBOSE`, and under each line the rules of the tables that matched, each "
+     "skipped (and why) or taken", 0},
     {"COLLSHIM_LIST", FLAG(list), "1", "off",
      "rank 0 lists every algorithm with its restrictions and cost, then the job goes on", 0},
     {"COLLSHIM_REPORT", TEXT_OR_OFF(report), "1, a directory or a file", "off",

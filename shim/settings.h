@@ -10,7 +10,7 @@
 
 struct settings {
     /* flags: 1 when the variable is set, not empty and not "0" */
-    int disable, verbose, list, lazy_contexts, progress_thread, learn, schedule_blocking,
+    int disable, verbose, explain, list, lazy_contexts, progress_thread, learn, schedule_blocking,
         test_no_vendor_init;
     /* texts: NULL when unset or empty (report: also when "0") */
     const char *tune, *tuning_file, *report, *learn_charge, *learn_out, *nodes, *test_delay,

@@ -5,7 +5,7 @@
 # correct results; a tuning file that is not a regular file of at most
 # 1 MiB is refused the same way, without blocking or reading it; input is
 # quoted with control bytes escaped and numbers too large are named;
-# COLLSHIM_LIST, COLLSHIM_VERBOSE and COLLSHIM_DISABLE.
+# COLLSHIM_LIST, COLLSHIM_VERBOSE, COLLSHIM_EXPLAIN and COLLSHIM_DISABLE.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 log=$(mktemp) table=$(mktemp) dir=$(mktemp -d)
 plain="$TOP_BUILDDIR/tests/mpi/plain_c"
@@ -87,6 +87,13 @@ expect "COLLSHIM_LIST: the job continues" has "plain_c: ok (np=2)"
 mpi_run 2 "$pre" "COLLSHIM_VERBOSE=1" "COLLSHIM_TUNE=allreduce @recursive_doubling" -- "$plain" >"$log" 2>&1
 expect "COLLSHIM_VERBOSE: one line per (np, collective, algorithm)" \
     once "collshim: allreduce np=2 bytes=8000 nodes=1 ppn=2 -> recursive_doubling"
+
+mpi_run 2 "$pre" "COLLSHIM_EXPLAIN=1" "COLLSHIM_TUNE=bcast @node; bcast @linear" -- "$plain" >"$log" 2>&1
+expect "COLLSHIM_EXPLAIN: the verbose line" once "collshim: bcast np=2 bytes=64 nodes=1 ppn=2 -> linear"
+expect "COLLSHIM_EXPLAIN: a rule skipped, with why" \
+    once "collshim:     COLLSHIM_TUNE:1 @node: needs 2 or more nodes and 2 or more ranks on some node"
+expect "COLLSHIM_EXPLAIN: the rule taken" once "collshim:     COLLSHIM_TUNE:1 @linear: taken"
+expect "COLLSHIM_EXPLAIN: the built-in table's rules, for the other collectives" has "built-in:"
 
 mpi_run 2 "$pre" "COLLSHIM_VERBOSE=1" "COLLSHIM_DISABLE=1" -- "$plain" >"$log" 2>&1
 expect "COLLSHIM_DISABLE: nothing runs through the shim" bash -c "! grep -q 'collshim: ' '$log'"
