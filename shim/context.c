@@ -239,8 +239,7 @@ int ctx_init(int collective_ok)
     const char *test_ids = settings.test_tag_ids;
     if (test_ids && atoi(test_ids) > 0 && atoi(test_ids) < id_limit)
         id_limit = atoi(test_ids);
-    if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)) ||
-        (err = layout_init(rank, world_size)))
+    if ((err = PMPI_Comm_group(MPI_COMM_WORLD, &world_group)))
         return err;
     if ((err = PMPI_Comm_split(MPI_COMM_WORLD, 0, rank, &world_shadow)) ||
         (err = PMPI_Comm_set_errhandler(world_shadow, MPI_ERRORS_RETURN)))
@@ -390,5 +389,4 @@ void ctx_finalize(void)
         PMPI_Comm_free(&world_shadow);
     if (world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&world_group);
-    layout_finalize();
 }

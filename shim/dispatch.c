@@ -194,7 +194,7 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
             PMPI_Comm_remote_size(comm, &a->remote_size);
     }
     select_call_facts(a);
-    if ((*err = validate_args(a)))
+    if ((*err = a->remote_size ? validate_inter_args(a) : validate_args(a)))
         return ROUTE_ERROR;
     if (!ctx && !may_agree) {
         if (settings.verbose)

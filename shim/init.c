@@ -55,6 +55,7 @@ static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
         learn_free();
         nbc_finalize();
         ctx_finalize();
+        layout_finalize();
         types_finalize();
         config_free();
         scratch_release(); /* this thread's; other threads' at their exit */
@@ -67,14 +68,21 @@ static int finalize_hook(MPI_Comm comm, int keyval, void *value, void *extra)
 
 static void setup_locked(void)
 {
-    int world_rank = 0, initialized = 0, finalized = 0;
+    int world_rank = 0, world_size = 1, initialized = 0, finalized = 0;
     PMPI_Initialized(&initialized);
     PMPI_Finalized(&finalized);
     if (!initialized || finalized || vendor_resolve())
         return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     config_load(world_rank);
-    ctx_init(init_intercepted);
+    /* Collective over the world, in MPI_Init only: the nodes, then the
+     * shadow communicator; without a layout there is no shadow either,
+     * and the vendor runs every collective. */
+    int collective_ok = init_intercepted;
+    if (collective_ok && layout_init(world_rank, world_size) != MPI_SUCCESS)
+        collective_ok = 0;
+    ctx_init(collective_ok);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &finalize_keyval, NULL);
     PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
     report_enabled = settings.report != NULL;

@@ -148,6 +148,8 @@ int dispatch_raise(const struct coll_args *a, int err);
  * would let through uncommitted by a committed duplicate, and run aliased
  * buffers the vendor accepts as the in-place call they describe. */
 int validate_args(struct coll_args *a);
+/* The same on an intercommunicator (a->remote_size > 0; validate_inter.c). */
+int validate_inter_args(struct coll_args *a);
 
 /* ---- types.c ---- */
 int type_is_named(MPI_Datatype type);

@@ -313,8 +313,6 @@ static int check_data_movement(struct coll_args *a)
 
 int validate_args(struct coll_args *a)
 {
-    if (a->remote_size)
-        return validate_inter_args(a);
     if (coll_is(a->coll, COLL_ROOTED) && (a->root < 0 || a->root >= a->size))
         return MPI_ERR_ROOT;
     if (a->coll == COLL_barrier)

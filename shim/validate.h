@@ -20,7 +20,5 @@ int check_wside(const void *buf, const int *counts, const int *displs,
 /* A reduction's op and datatype, as the vendor refuses them. */
 int check_op_and_type(struct coll_args *a);
 
-/* validate_inter.c: the same for an intercommunicator (a->remote_size > 0). */
-int validate_inter_args(struct coll_args *a);
 
 #endif
