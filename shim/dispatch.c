@@ -9,8 +9,6 @@
 
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 /* What the algorithms are handed (coll_args.env). */
 const struct coll_env shim_env = {.step = select_step, .transport = &shim_transport};
@@ -65,70 +63,6 @@ static int run_selected(struct coll_args *a, struct comm_ctx *ctx)
         }
     }
     return dispatch_run(a, select_choose(a, 0, 0).alg);
-}
-
-/* Under a fatal error handler, the vendor's abort message would name
- * MPI_Comm_call_errhandler: name the collective the user called, then abort
- * as the handler would. */
-static int handler_is_fatal(MPI_Comm comm)
-{
-    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    int fatal;
-    if (PMPI_Comm_get_errhandler(comm, &eh))
-        return 0;
-    fatal = eh == MPI_ERRORS_ARE_FATAL;
-#ifdef MPI_ERRORS_ABORT
-    fatal |= eh == MPI_ERRORS_ABORT;
-#endif
-    PMPI_Errhandler_free(&eh);
-    return fatal;
-}
-
-static const char *class_name(int cls)
-{
-    switch (cls) {
-    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
-    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
-    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
-    case MPI_ERR_ROOT: return "MPI_ERR_ROOT";
-    case MPI_ERR_OP: return "MPI_ERR_OP";
-    case MPI_ERR_ARG: return "MPI_ERR_ARG";
-    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
-    default: return "MPI error";
-    }
-}
-
-static void abort_naming_call(const struct coll_args *a, int err)
-{
-    char comm_name[MPI_MAX_OBJECT_NAME] = "", msg[MPI_MAX_ERROR_STRING] = "";
-    const char *coll = coll_name(a->coll);
-    int len = 0, cls = MPI_ERR_OTHER;
-    PMPI_Comm_get_name(a->user_comm, comm_name, &len);
-    PMPI_Error_string(err, msg, &len);
-    PMPI_Error_class(err, &cls);
-    fprintf(stderr, "collshim: error in MPI_%c%s on communicator %s, rank %d: %s%s%s\n"
-                    "collshim: its error handler is MPI_ERRORS_ARE_FATAL: aborting the job\n",
-            coll[0] - 'a' + 'A', coll + 1, comm_name[0] ? comm_name : "(unnamed)", a->rank,
-            strncmp(msg, "MPI_ERR", 7) ? class_name(cls) : "", strncmp(msg, "MPI_ERR", 7) ? ": " : "",
-            msg);
-    /* The launcher stops forwarding output once a rank aborts: MPICH's
-     * hydra lost this message in about one run of three when the other
-     * rank aborted first. Give it 200 ms to pass the line on. */
-    fflush(stderr);
-    struct timespec pass_on = {0, 200000000}; /* a variable: SMPI makes nanosleep a macro */
-    nanosleep(&pass_on, NULL);
-    PMPI_Abort(a->user_comm, cls ? cls : 1);
-}
-
-/* Raise err once, on the caller's communicator. */
-int dispatch_raise(const struct coll_args *a, int err)
-{
-    if (err == MPI_SUCCESS)
-        return err;
-    if (handler_is_fatal(a->user_comm))
-        abort_naming_call(a, err);
-    PMPI_Comm_call_errhandler(a->user_comm, err);
-    return err;
 }
 
 /* COLLSHIM_VERBOSE: why a communicator goes to the vendor, once per reason. */
@@ -224,13 +158,13 @@ int shim_collective(struct coll_args *a, MPI_Comm comm)
     int err = MPI_SUCCESS;
     switch (route_call(a, comm, &ctx, 1, &err)) {
     case ROUTE_BROKEN: return err;
-    case ROUTE_ERROR: return dispatch_raise(a, err);
+    case ROUTE_ERROR: return shim_raise(a, err);
     case ROUTE_VENDOR: return vendor_run(a);
     default: break;
     }
     a->tag = ctx->tag + (int)a->coll;
     err = run_selected(a, ctx);
-    return err < 0 ? -err : dispatch_raise(a, err);
+    return err < 0 ? -err : shim_raise(a, err);
 }
 
 int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI_Info info,
@@ -240,7 +174,7 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
     int err = MPI_SUCCESS;
     switch (route_call(a, comm, &ctx, 0, &err)) {
     case ROUTE_BROKEN: return err;
-    case ROUTE_ERROR: return dispatch_raise(a, err);
+    case ROUTE_ERROR: return shim_raise(a, err);
     case ROUTE_VENDOR:
         return kind == NBC_PERSISTENT ? vendor_init(a, info, req) : vendor_start(a, req);
     default: break;
@@ -255,5 +189,5 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
         return vendor_start(a, req);
     }
     err = nbc_begin(a, ctx, choice.alg, kind, req);
-    return dispatch_raise(a, err);
+    return shim_raise(a, err);
 }

@@ -208,7 +208,7 @@ static void finish(struct nbc_request *r)
 {
     int err = r->s->err;
     if (err)
-        dispatch_raise(&r->s->args, err);
+        shim_raise(&r->s->args, err);
     if (r->kind == NBC_NONBLOCKING) {
         PMPI_Grequest_complete(r->user);
         return;

@@ -140,8 +140,10 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
 /* Run registry row alg for a blocking call (counted, reported); the
  * vendor's errors come back negated: its collective raised them already. */
 int dispatch_run(struct coll_args *a, int alg);
+
+/* ---- errors.c ---- */
 /* Raise err on the caller's communicator (its error handler); returns err. */
-int dispatch_raise(const struct coll_args *a, int err);
+int shim_raise(const struct coll_args *a, int err);
 
 /* ---- validate.c ---- */
 /* Local checks before any communication; may replace a type the vendor
