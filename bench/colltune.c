@@ -49,7 +49,7 @@ struct sweep_row {
  * peers, so at p <= 9 the 8 stands for it). Without it a sweep at p = 64
  * never timed all 63 exchanges in flight, which the built-in table runs
  * from 128 B blocks there, and chose @node at 0.65-0.78x the vendor where
- * that runs 0.56-0.67x (doc/scale.md). */
+ * that runs 0.56-0.67x (results/scale.md). */
 static const struct sweep_row default_sweeps[] = {
     {"bcast", "pipeline", "pipeline:seg=16k/64k/256k", 0},
     {"bcast", "binary_pipeline", "binary_pipeline:seg=16k/64k/256k", 0},

@@ -1,4 +1,4 @@
-/* dispatchbench.c - the dispatch overhead figure of doc/learning.md: an
+/* dispatchbench.c - the dispatch overhead figure of results/learning.md: an
  * unmodified MPI program (run it under LD_PRELOAD) timing loops of N
  * MPI_Allreduce of 8 bytes, median of R loops, after a warm-up of W calls
  * (which lets COLLSHIM_LEARN settle). Prints the median time per call and

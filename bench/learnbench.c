@@ -1,4 +1,4 @@
-/* learnbench.c - the evidence program of COLLSHIM_LEARN (doc/learning.md):
+/* learnbench.c - the evidence program of COLLSHIM_LEARN (results/learning.md):
  * an unmodified MPI program (not linked to collshim; run it under
  * LD_PRELOAD) whose time steps call allreduce, bcast, alltoall,
  * reduce_scatter_block and allgather at every power-of-two size from 4 B to

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-learn-vcluster.sh - the evidence of COLLSHIM_LEARN (doc/learning.md):
+# run-learn-vcluster.sh - the evidence of COLLSHIM_LEARN (results/learning.md):
 # learnbench (allreduce, bcast, alltoall, reduce_scatter_block, allgather at
 # 4 B - 1 MiB, in time steps) on the virtual cluster of ../shared/vcluster,
 # under both MPIs, in five configurations per repetition, in this order:
@@ -7,7 +7,8 @@
 #   builtin   the built-in table
 #   learn1    COLLSHIM_LEARN=1, writing the learned table (first run)
 #   learned   COLLSHIM_TUNING_FILE=<that table> (second run)
-#   colltune  COLLSHIM_TUNING_FILE=doc/colltune-vc8-<flavour>.table
+#   colltune  COLLSHIM_TUNING_FILE=
+#             results/colltune-vc8/colltune-vc8-<flavour>.table
 # then, per collective and size, collbench -a vendor,auto under the learned
 # table of the last repetition (the second run's per-size check). Prints a
 # summary: median wall time over the repetitions and its ratio to the vendor.
@@ -73,7 +74,7 @@ config_env() { # flavour config table
     builtin) echo "" ;;
     learn1) echo "COLLSHIM_LEARN=1 COLLSHIM_LEARN_OUT=$3 COLLSHIM_REPORT=${3%.table}.report" ;;
     learned) echo "COLLSHIM_TUNING_FILE=$3" ;;
-    colltune) echo "COLLSHIM_TUNING_FILE=$top/doc/colltune-vc8-$1.table" ;;
+    colltune) echo "COLLSHIM_TUNING_FILE=$top/results/colltune-vc8/colltune-vc8-$1.table" ;;
     esac
 }
 

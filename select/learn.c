@@ -192,7 +192,7 @@ static int registry_candidate(int alg, enum coll_id coll)
  * 2/4/8). A clearly slower one costs one batch: the rule drops
  * it after the first round. On the virtual cluster the tables' choices
  * alone left the learned run 1.20x the colltune table's time, the default
- * segments alone 1.17x (doc/learning.md). */
+ * segments alone 1.17x (results/learning.md). */
 static void add_registry_candidates(struct learn_class *c, const struct coll_key *key)
 {
     static const size_t segs[] = {16384, 262144};
@@ -376,7 +376,7 @@ static int first_live_from(const struct learn_class *c, int from)
  * right after the agreement allreduce; before it is kept, it and the vendor
  * run again, alone, in longer batches (learn_confirm). On the virtual
  * cluster a choice measured 0.80x the vendor while exploring then took
- * 1.31x its time once settled (doc/learning.md). */
+ * 1.31x its time once settled (results/learning.md). */
 static void start_confirming(struct learn_class *c, int idx, const struct coll_args *a)
 {
     for (int i = 0; i < c->ncand; i++)

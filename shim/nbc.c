@@ -97,7 +97,7 @@ int nbc_waiters;
  * oversubscribed node it does not take the core from the ranks and, on
  * MPICH, the library's global lock from the program's own calls. Measured
  * on the virtual cluster, MPICH, 8 ranks on 2 cores: polling without rest
- * made collshim's nonblocking collectives 4-15x slower (doc/overlap.md). */
+ * made collshim's nonblocking collectives 4-15x slower (results/overlap.md). */
 #define PROGRESS_POLLS_PER_PAUSE 64
 
 static int progress_wanted(void)

@@ -4,7 +4,7 @@
  * Per call (dispatch.c, when report_enabled): one slot of a fixed table,
  * keyed by (registry index, communicator size, log2 size bucket), found by
  * hashing with linear probing and claimed with one compare-and-swap; three
- * atomic adds. No allocation, no lock. Cost measured in doc/collbench.md.
+ * atomic adds. No allocation, no lock. Cost measured in results/report-overhead.md.
  *
  * At MPI_Finalize (init.c, while MPI still works): every rank sends its
  * used slots to rank 0 of MPI_COMM_WORLD through the vendor's gather (never

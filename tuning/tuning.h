@@ -52,7 +52,7 @@ struct tune_table {
      * next_same_coll (index + 1; 0: none), so that a call walks its own
      * collective's rules only: the built-in table has some 250 rules, and
      * a walk over all of them cost an 8-byte allreduce 0.07 us
-     * (doc/learning.md, "Dispatch cost once settled"). */
+     * (results/learning.md, "Dispatch cost once settled"). */
     int first_of_coll[COLL_COUNT], last_of_coll[COLL_COUNT];
 };
 

@@ -16,7 +16,7 @@
  * are its only trips over the network when p <= k^2 nodes' worth).
  * Radix 4 is the k-nomial radix Open MPI's tuned bcast and MVAPICH2's
  * intra-node bcast use by default. Measured on SMPI's fat tree at p = 64
- * (doc/scale.md): the tree SMPI's Open MPI selection picks there.
+ * (results/scale.md): the tree SMPI's Open MPI selection picks there.
  *
  * Cost = ceil(log_4 p) (alpha + 3 n beta)
  * Any p: children >= p do not exist. Each rank uses its own (count, type),

@@ -24,7 +24,7 @@
  * Cost = (lg p + 1) alpha + n(p-1)/p beta + n/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * with the n/2 .. n/2^j exchanges at the nearest distances (measured on
- * SMPI's fat tree at p = 64, hosts of 16: doc/scale.md). */
+ * SMPI's fat tree at p = 64, hosts of 16: results/scale.md). */
 #include "algorithms/common/rs_core.h"
 #include "engine/buf.h"
 #include "engine/p2p_bytes.h"

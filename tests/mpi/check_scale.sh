@@ -11,8 +11,8 @@
 # run none of their sizes (before, an empty value ran the defaults).
 # One launch per size and collective (CHECK_SCALE_COLLS, default all 17, in
 # collcheck's order): np 127 took 74 min of CPU for the first 7 collectives
-# (doc/scale.md), so a size is hours; a launch per collective shows
-# progress, and a session can run some of them:
+# (results/scale.md), so a size is hours; a launch per collective shows
+# progress, and one can run some of them:
 #   CHECK_SCALE_SIZES=127 CHECK_SCALE_LOG_SIZES= CHECK_SCALE_COLLS="alltoall reduce" make check-scale
 # CHECK_SCALE_MODES (default blocking) runs the request modes too, e.g.
 # CHECK_SCALE_MODES=nonblocking CHECK_SCALE_SIZES=16: under SMPI that mode

@@ -10,7 +10,7 @@
  * overhead smpi/ois at 64 ranks; at 256 ranks it dies without overheads
  * too. No collshim here: plain MPI, any MPI. MPI_Alltoallv under SMPI's
  * default selector (its nonblocking alltoallv) posts the same mesh, so
- * collcheck's vendor reference died of it at np 64 (CI, session 9).
+ * collcheck's vendor reference died of it at np 64 in CI.
  *
  *   smpicc -o mesh_precision mesh_precision.c
  *   smpirun -np 64 -platform P.xml -hostfile H ./mesh_precision 63

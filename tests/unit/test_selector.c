@@ -196,7 +196,7 @@ START_TEST(builtin_table_always_has_a_native_algorithm)
 }
 END_TEST
 
-/* The built-in rules measured at p = 256 on SMPI's fat tree (doc/scale.md),
+/* The built-in rules measured at p = 256 on SMPI's fat tree (results/scale.md),
  * on 16 nodes of 16 in blocks, against the p = 64 rules they bound. */
 static const char *builtin_pick(enum coll_id c, int np, uint64_t bytes)
 {
@@ -230,7 +230,7 @@ START_TEST(builtin_rules_at_256_ranks)
 }
 END_TEST
 
-/* bcast at 256 and 1024 ranks (session 16): @node from 32k at 256, from
+/* bcast at 256 and 1024 ranks (results/scale.md): @node from 32k at 256, from
  * 64k at 1024; its leaders' step, 64 ranks one per node, runs binomial
  * from 128k and scatter + doubling allgather from 256k, and the k-nomial
  * tree below, as the 64-rank communicators of 4 nodes do. */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# the other Open MPI per-size "over" cases of doc/learning.md: the program's measure against collbench's
+# the other Open MPI per-size "over" cases of results/learning.md: the program's measure against collbench's
 set -u
 vc=/work/shared/vcluster/vcluster.sh; B=/work/main/build-openmpi; lib=$B/.libs/libcollshim.so
 "$vc" up 8 --delay 50us --rate 1gbit
