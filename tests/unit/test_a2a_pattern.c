@@ -141,12 +141,8 @@ END_TEST
 
 Suite *a2a_pattern_suite(void)
 {
-    Suite *s = suite_create("a2a_pattern");
-    TCase *tc = tcase_create("schedules");
-    tcase_add_test(tc, tournament_meets_every_pair_once);
-    tcase_add_test(tc, pairwise_steps_are_matched_permutations);
-    tcase_add_test(tc, bruck_rotation_and_moves);
-    tcase_add_test(tc, bruck_step_sizes_and_swaps);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("a2a_pattern", "schedules", NULL,
+                      UNIT_TESTS(tournament_meets_every_pair_once,
+                                 pairwise_steps_are_matched_permutations, bruck_rotation_and_moves,
+                                 bruck_step_sizes_and_swaps));
 }

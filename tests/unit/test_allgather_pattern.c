@@ -149,13 +149,9 @@ END_TEST
 
 Suite *allgather_pattern_suite(void)
 {
-    Suite *s = suite_create("allgather_pattern");
-    TCase *tc = tcase_create("math");
-    tcase_add_test(tc, mod_is_the_mathematical_one);
-    tcase_add_test(tc, vgroup_range_is_the_folded_ranks);
-    tcase_add_test(tc, vgroup_ranges_partition_the_ranks);
-    tcase_add_test(tc, recursive_doubling_delivers_every_block_once);
-    tcase_add_test(tc, neighbor_exchange_delivers_every_pair_once);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("allgather_pattern", "math", NULL,
+                      UNIT_TESTS(mod_is_the_mathematical_one, vgroup_range_is_the_folded_ranks,
+                                 vgroup_ranges_partition_the_ranks,
+                                 recursive_doubling_delivers_every_block_once,
+                                 neighbor_exchange_delivers_every_pair_once));
 }

@@ -212,15 +212,11 @@ END_TEST
 
 Suite *bcast_pattern_suite(void)
 {
-    Suite *s = suite_create("bcast_pattern");
-    TCase *tc = tcase_create("math");
-    tcase_add_test(tc, subtree_is_the_binomial_descendants);
-    tcase_add_test(tc, children_subtrees_tile_the_parent);
-    tcase_add_test(tc, binary_tree_parent_and_children_agree);
-    tcase_add_test(tc, wrapped_runs_cover_the_window_once);
-    tcase_add_test(tc, doubling_allgather_delivers_every_block_once);
-    tcase_add_test(tc, segments_cover_the_message);
-    tcase_add_test(tc, byte_blocks_tile_the_message);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("bcast_pattern", "math", NULL,
+                      UNIT_TESTS(subtree_is_the_binomial_descendants,
+                                 children_subtrees_tile_the_parent,
+                                 binary_tree_parent_and_children_agree,
+                                 wrapped_runs_cover_the_window_once,
+                                 doubling_allgather_delivers_every_block_once,
+                                 segments_cover_the_message, byte_blocks_tile_the_message));
 }

@@ -240,19 +240,12 @@ END_TEST
 
 Suite *grammar_suite(void)
 {
-    Suite *s = suite_create("grammar");
-    TCase *tc = tcase_create("parse");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, parses_the_design_example);
-    tcase_add_test(tc, semicolons_separate_rules_and_fields_any_order);
-    tcase_add_test(tc, suffixes_and_edges);
-    tcase_add_test(tc, inter_and_remote_fields);
-    tcase_add_test(tc, node_and_inter_fields_together);
-    tcase_add_test(tc, errors_name_line_and_column);
-    tcase_add_test(tc, control_bytes_are_escaped_in_every_message);
-    tcase_add_test(tc, overflows_are_named_with_their_limit);
-    tcase_add_test(tc, a_file_error_names_the_path);
-    tcase_add_test(tc, builtin_table_parses_and_round_trips);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("grammar", "parse", teardown,
+                      UNIT_TESTS(parses_the_design_example,
+                                 semicolons_separate_rules_and_fields_any_order,
+                                 suffixes_and_edges, inter_and_remote_fields,
+                                 node_and_inter_fields_together, errors_name_line_and_column,
+                                 control_bytes_are_escaped_in_every_message,
+                                 overflows_are_named_with_their_limit, a_file_error_names_the_path,
+                                 builtin_table_parses_and_round_trips));
 }

@@ -201,20 +201,17 @@ END_TEST
 
 Suite *learn_suite(void)
 {
-    Suite *s = suite_create("learn");
-    TCase *tc = tcase_create("settle");
-    tcase_add_test(tc, median_of_odd_and_even_counts);
-    tcase_add_test(tc, clear_winner_settles_at_the_second_round);
-    tcase_add_test(tc, slower_than_the_vendor_is_never_chosen);
-    tcase_add_test(tc, one_lucky_round_does_not_win);
-    tcase_add_test(tc, noisy_vendor_rounds_do_not_lose_to_a_slower_candidate);
-    tcase_add_test(tc, within_the_noise_of_the_vendor_is_a_tie_for_the_vendor);
-    tcase_add_test(tc, exact_ties_go_to_the_vendor);
-    tcase_add_test(tc, two_tied_winners_settle_on_one_of_them_at_the_last_round);
-    tcase_add_test(tc, failed_and_restricted_candidates_are_never_chosen);
-    tcase_add_test(tc, the_vendor_is_never_dropped);
-    tcase_add_test(tc, never_settles_on_what_is_not_faster_than_the_vendor);
-    tcase_add_test(tc, confirmation_keeps_only_what_stays_faster);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("learn", "settle", NULL,
+                      UNIT_TESTS(median_of_odd_and_even_counts,
+                                 clear_winner_settles_at_the_second_round,
+                                 slower_than_the_vendor_is_never_chosen,
+                                 one_lucky_round_does_not_win,
+                                 noisy_vendor_rounds_do_not_lose_to_a_slower_candidate,
+                                 within_the_noise_of_the_vendor_is_a_tie_for_the_vendor,
+                                 exact_ties_go_to_the_vendor,
+                                 two_tied_winners_settle_on_one_of_them_at_the_last_round,
+                                 failed_and_restricted_candidates_are_never_chosen,
+                                 the_vendor_is_never_dropped,
+                                 never_settles_on_what_is_not_faster_than_the_vendor,
+                                 confirmation_keeps_only_what_stays_faster));
 }

@@ -170,14 +170,9 @@ END_TEST
 
 Suite *node_suite(void)
 {
-    Suite *s = suite_create("node");
-    TCase *tc = tcase_create("layout");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, specs_name_each_ranks_node);
-    tcase_add_test(tc, block_layout_with_unequal_nodes);
-    tcase_add_test(tc, round_robin_layout_through_peers);
-    tcase_add_test(tc, nodes_and_ppn_fields_parse_and_print);
-    tcase_add_test(tc, selection_by_nodes_and_ppn);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("node", "layout", teardown,
+                      UNIT_TESTS(specs_name_each_ranks_node, block_layout_with_unequal_nodes,
+                                 round_robin_layout_through_peers,
+                                 nodes_and_ppn_fields_parse_and_print,
+                                 selection_by_nodes_and_ppn));
 }

@@ -276,18 +276,12 @@ END_TEST
 
 Suite *op_kernels_suite(void)
 {
-    Suite *s = suite_create("op_kernels");
-    TCase *tc = tcase_create("kernels");
-    tcase_add_test(tc, eight_bit_sums_wrap);
-    tcase_add_test(tc, sixteen_bit_arithmetic_wraps);
-    tcase_add_test(tc, unsigned_min_max_compare_unsigned);
-    tcase_add_test(tc, minloc_maxloc_ties_keep_the_lower_index);
-    tcase_add_test(tc, logical_ops_on_ints_give_zero_or_one);
-    tcase_add_test(tc, complex_products);
-    tcase_add_test(tc, vector_bodies_and_tails);
-    tcase_add_test(tc, which_pairs_have_kernels);
-    tcase_add_test(tc, element_sizes_follow_the_c_types);
-    tcase_add_test(tc, max_keeps_the_vendors_operand_order);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("op_kernels", "kernels", NULL,
+                      UNIT_TESTS(eight_bit_sums_wrap, sixteen_bit_arithmetic_wraps,
+                                 unsigned_min_max_compare_unsigned,
+                                 minloc_maxloc_ties_keep_the_lower_index,
+                                 logical_ops_on_ints_give_zero_or_one, complex_products,
+                                 vector_bodies_and_tails, which_pairs_have_kernels,
+                                 element_sizes_follow_the_c_types,
+                                 max_keeps_the_vendors_operand_order));
 }

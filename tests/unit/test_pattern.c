@@ -100,14 +100,9 @@ END_TEST
 
 Suite *pattern_suite(void)
 {
-    Suite *s = suite_create("pattern");
-    TCase *tc = tcase_create("math");
-    tcase_add_test(tc, pow2_floor_and_log);
-    tcase_add_test(tc, blocks_cover_the_vector);
-    tcase_add_test(tc, blocks_at_int_max);
-    tcase_add_test(tc, folding_is_a_bijection_that_keeps_order);
-    tcase_add_test(tc, binomial_tree_reaches_every_rank_once);
-    tcase_add_test(tc, relative_ranks_round_trip);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("pattern", "math", NULL,
+                      UNIT_TESTS(pow2_floor_and_log, blocks_cover_the_vector, blocks_at_int_max,
+                                 folding_is_a_bijection_that_keeps_order,
+                                 binomial_tree_reaches_every_rank_once,
+                                 relative_ranks_round_trip));
 }

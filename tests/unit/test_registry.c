@@ -81,13 +81,8 @@ END_TEST
 
 Suite *registry_suite(void)
 {
-    Suite *s = suite_create("registry");
-    TCase *tc = tcase_create("table");
-    tcase_add_test(tc, every_collective_has_vendor_first);
-    tcase_add_test(tc, rows_are_complete_and_unique);
-    tcase_add_test(tc, collective_names_round_trip);
-    tcase_add_test(tc, names_and_restrictions_text);
-    tcase_add_test(tc, segmented_rows_are_flagged);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("registry", "table", NULL,
+                      UNIT_TESTS(every_collective_has_vendor_first, rows_are_complete_and_unique,
+                                 collective_names_round_trip, names_and_restrictions_text,
+                                 segmented_rows_are_flagged));
 }

@@ -274,21 +274,14 @@ END_TEST
 
 Suite *selector_suite(void)
 {
-    Suite *s = suite_create("selector");
-    TCase *tc = tcase_create("select");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, first_match_wins_and_ranges_are_half_open);
-    tcase_add_test(tc, np_ranges_are_inclusive);
-    tcase_add_test(tc, rules_of_interleaved_collectives_keep_their_order);
-    tcase_add_test(tc, environment_before_file);
-    tcase_add_test(tc, explain_shows_the_walk);
-    tcase_add_test(tc, restrictions_walk_on);
-    tcase_add_test(tc, steps_skip_the_vendor);
-    tcase_add_test(tc, builtin_table_always_has_a_native_algorithm);
-    tcase_add_test(tc, builtin_rules_at_256_ranks);
-    tcase_add_test(tc, builtin_bcast_rules_at_1024_ranks);
-    tcase_add_test(tc, builtin_allgather_rules_at_1024_ranks);
-    tcase_add_test(tc, inter_rules_match_inter_keys_only);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("selector", "select", teardown,
+                      UNIT_TESTS(first_match_wins_and_ranges_are_half_open,
+                                 np_ranges_are_inclusive,
+                                 rules_of_interleaved_collectives_keep_their_order,
+                                 environment_before_file, explain_shows_the_walk,
+                                 restrictions_walk_on, steps_skip_the_vendor,
+                                 builtin_table_always_has_a_native_algorithm,
+                                 builtin_rules_at_256_ranks, builtin_bcast_rules_at_1024_ranks,
+                                 builtin_allgather_rules_at_1024_ranks,
+                                 inter_rules_match_inter_keys_only));
 }

@@ -503,26 +503,17 @@ END_TEST
 
 Suite *tune_choose_suite(void)
 {
-    Suite *s = suite_create("tune_choose");
-    TCase *tc = tcase_create("colltune");
-    tcase_add_test(tc, threshold_is_the_larger_of_min_gain_and_noise);
-    tcase_add_test(tc, more_arms_need_a_larger_margin);
-    tcase_add_test(tc, vendor_unless_clearly_faster);
-    tcase_add_test(tc, noise_keeps_the_vendor);
-    tcase_add_test(tc, unresolved_arms_are_the_close_calls);
-    tcase_add_test(tc, unresolved_uses_the_choice_threshold);
-    tcase_add_test(tc, ties_keep_the_neighbour_then_the_builtin);
-    tcase_add_test(tc, equal_keys_are_one_decision);
-    tcase_add_test(tc, boundaries_are_round_and_between);
-    tcase_add_test(tc, merge_covers_everything);
-    tcase_add_test(tc, np_spans_cover_the_sizes_between);
-    tcase_add_test(tc, np_spans_stop_at_twice_the_largest);
-    tcase_add_test(tc, rules_parse_and_select_the_choice);
-    tcase_add_test(tc, rules_for_one_collective_and_np);
-    tcase_add_test(tc, passes_thin_the_sizes);
-    tcase_add_test(tc, rules_carry_the_measured_layout);
-    tcase_add_test(tc, levels_cut_in_order);
-    tcase_add_test(tc, sweep_arms_that_run_alike_are_skipped);
-    suite_add_tcase(s, tc);
-    return s;
+    return unit_suite("tune_choose", "colltune", NULL,
+                      UNIT_TESTS(threshold_is_the_larger_of_min_gain_and_noise,
+                                 more_arms_need_a_larger_margin, vendor_unless_clearly_faster,
+                                 noise_keeps_the_vendor, unresolved_arms_are_the_close_calls,
+                                 unresolved_uses_the_choice_threshold,
+                                 ties_keep_the_neighbour_then_the_builtin,
+                                 equal_keys_are_one_decision, boundaries_are_round_and_between,
+                                 merge_covers_everything, np_spans_cover_the_sizes_between,
+                                 np_spans_stop_at_twice_the_largest,
+                                 rules_parse_and_select_the_choice,
+                                 rules_for_one_collective_and_np, passes_thin_the_sizes,
+                                 rules_carry_the_measured_layout, levels_cut_in_order,
+                                 sweep_arms_that_run_alike_are_skipped));
 }

@@ -9,6 +9,11 @@
         if (!(cond))                                                           \
             ck_abort_msg(__VA_ARGS__);                                         \
     } while (0)
+/* A suite `name` of one test case `tcase` that runs each test of the
+ * NULL-ended list (UNIT_TESTS), with `teardown` (or NULL) after each. */
+Suite *unit_suite(const char *name, const char *tcase, void (*teardown)(void),
+                  const TTest *const *tests);
+#define UNIT_TESTS(...) ((const TTest *const[]){__VA_ARGS__, NULL})
 /* Whether s holds only printable ASCII (messages quoting input). */
 int unit_printable(const char *s);
 Suite *grammar_suite(void);

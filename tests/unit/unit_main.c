@@ -12,6 +12,19 @@ int unit_printable(const char *s)
     return 1;
 }
 
+Suite *unit_suite(const char *name, const char *tcase, void (*teardown)(void),
+                  const TTest *const *tests)
+{
+    Suite *s = suite_create(name);
+    TCase *tc = tcase_create(tcase);
+    if (teardown)
+        tcase_add_checked_fixture(tc, NULL, teardown);
+    for (; *tests; tests++)
+        tcase_add_test(tc, *tests);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
 int main(void)
 {
     SRunner *sr = srunner_create(grammar_suite());
