@@ -16,7 +16,7 @@
  * Half the latencies of the ring at the same bandwidth, every message
  * between neighbours: wins for medium and large n at even p. */
 #include "algorithms/common/allgather_blocks.h"
-#include "algorithms/common/allgather_pattern.h"
+#include "algorithms/patterns/allgather_pattern.h"
 
 int allgather_neighbor_exchange(const struct coll_args *a)
 {

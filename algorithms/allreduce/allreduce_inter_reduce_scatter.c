@@ -14,9 +14,9 @@
  * + Cost(allgatherv, p, n); with ring or halving steps about 2 n beta +
  * n gamma against the leaders' reduce + bcast, n lg p beta each. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>

@@ -25,9 +25,9 @@
  * Wins for medium and long vectors at moderate p: the bandwidth of the
  * ring with the latency of lg p steps. */
 #include "engine/buf.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "algorithms/common/rabenseifner.h"
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 static int survivor(const struct coll_args *a, int vrank, void *scratch)
 {

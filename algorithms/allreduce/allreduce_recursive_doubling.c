@@ -19,8 +19,8 @@
  * Wins for small n, where the lg(p) latency term dominates. */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
-#include "algorithms/common/rs_core.h"
+#include "algorithms/patterns/pattern.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 /* Doubling among the 2^floor(lg p) virtual ranks; the result ends in *acc. */
 static int double_up(const struct coll_args *a, int vrank, void **acc, void **scratch)

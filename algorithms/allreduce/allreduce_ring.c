@@ -14,7 +14,7 @@
  * Blocks are cut into segments of a->params.seg bytes (default 64k,
  * RING_DEFAULT_SEG): all receives of a step are posted before the first
  * is reduced and every finished segment is forwarded at once, so
- * receiving, reducing and sending overlap (common/rs_ring.c). Each block
+ * receiving, reducing and sending overlap (common/reduce_scatter_core_ring.c). Each block
  * is reduced once and copied: bitwise identical on every rank. The
  * partial of a block wraps around rank 0, so commutative ops only. Any p.
  *
@@ -23,7 +23,7 @@
  * Wins for long vectors, where only bandwidth counts and neighbour-only
  * traffic avoids contention. */
 #include "engine/buf.h"
-#include "algorithms/common/rs_ring.h"
+#include "algorithms/common/reduce_scatter_core_ring.h"
 
 int allreduce_ring(const struct coll_args *a)
 {

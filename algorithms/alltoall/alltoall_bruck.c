@@ -37,8 +37,8 @@
  * Restriction: not in place (the selector walks on to alltoall/inplace).
  * Any size: packing goes in pieces whose positions fit an int, messages
  * above INT_MAX bytes through p2p_bytes.h. */
-#include "algorithms/common/a2a.h"
-#include "algorithms/common/a2a_pattern.h"
+#include "algorithms/common/alltoall_core.h"
+#include "algorithms/patterns/alltoall_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"

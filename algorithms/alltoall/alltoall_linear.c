@@ -26,7 +26,7 @@
  * exchange, or Bruck's ceil(lg p) latencies, cost more than two rounds.
  * Memory: p n bytes at rank 0, nothing elsewhere. Any size: rows and
  * columns longer than INT_MAX bytes are derived types (p2p_bytes.h). */
-#include "algorithms/common/a2a.h"
+#include "algorithms/common/alltoall_core.h"
 #include "engine/buf.h"
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p_bytes.h"

@@ -16,7 +16,7 @@
  *
  * Cost = lg(p) alpha (+ 2 alpha when p is not a power of two) */
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 static int token_send(int peer, const struct coll_args *a) { return p2p_send(NULL, 0, MPI_BYTE, peer, a); }
 static int token_wait(int peer, const struct coll_args *a) { return p2p_recv(NULL, 0, MPI_BYTE, peer, a); }

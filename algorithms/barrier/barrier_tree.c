@@ -16,7 +16,7 @@
  * Non-power-of-two p: the tree is cut at p, still ceil(lg p) deep. */
 #include "algorithms/common/bcast_tree.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 static int fan_in(const struct coll_args *a)
 {

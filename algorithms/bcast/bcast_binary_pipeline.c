@@ -21,7 +21,7 @@
  * Non-power-of-two p: the heap tree is cut at p, so its last level is
  * partly filled; nothing else changes. */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 
 #define BCAST_BINARY_PIPELINE_SEG_DEFAULT (64 * 1024)
 

@@ -12,9 +12,9 @@
  *
  * Cost = q alpha + n beta (the root's sends overlap) + Cost(allgatherv,
  * q, n), q = the remote group's size; long messages. */
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"
 

@@ -18,7 +18,7 @@
  *        (a->params.seg, default 64 KiB)
  * Non-power-of-two p: nothing special, a chain has any length. */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 
 #define BCAST_PIPELINE_SEG_DEFAULT (64 * 1024)
 

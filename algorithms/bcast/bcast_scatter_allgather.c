@@ -19,7 +19,7 @@
  * Non-power-of-two p: nothing special; the binomial scatter is cut at p
  * and the ring does not care. */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 

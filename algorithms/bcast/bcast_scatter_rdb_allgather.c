@@ -28,7 +28,7 @@
  * power of two the steps move the same data as the pairwise exchange
  * rel <-> rel xor h of recursive doubling). */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 

@@ -2,7 +2,7 @@
  * layout, shared by allgather and allgatherv (see the algorithm files for
  * the patterns, costs and diagrams). */
 #include "algorithms/common/allgather_blocks.h"
-#include "algorithms/common/allgather_pattern.h"
+#include "algorithms/patterns/allgather_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"

@@ -5,7 +5,7 @@
  * type; that is what lets a contiguous root feed a non-contiguous rank. */
 #include "algorithms/common/bcast_bytes.h"
 
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"

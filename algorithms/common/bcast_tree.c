@@ -12,7 +12,7 @@
 
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 #include "algorithms/common/tree_send.h"
 

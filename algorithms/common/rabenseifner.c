@@ -20,8 +20,8 @@
 #include "algorithms/common/rabenseifner.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/rs_core.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 static int steps_of(const struct coll_args *a)
 {

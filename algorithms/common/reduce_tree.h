@@ -5,7 +5,7 @@
 #define COLLSHIM_REDUCE_TREE_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/reduce_tree_pattern.h"
+#include "algorithms/patterns/reduce_tree_pattern.h"
 
 /* Reduce count elements of type with op to root along a tree of the given
  * shape, cut into segments of seg bytes (0: the whole vector in one), with

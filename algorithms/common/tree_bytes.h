@@ -10,7 +10,7 @@
 #define COLLSHIM_TREE_BYTES_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 /* Relative ranks in the binomial subtree of rel: [rel, rel + size). */
 static inline int tb_subtree(int rel, int p)

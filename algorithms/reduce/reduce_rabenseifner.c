@@ -26,9 +26,9 @@
  * n lg(p) gamma hurt. */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "algorithms/common/rabenseifner.h"
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 /* The rank the chunks are gathered at: the root, or its odd neighbour
  * when the root is folded away. */

@@ -1,5 +1,5 @@
 /* reduce_scatter_node.c - reduce-scatter in levels for ranks in blocks per
- * node (common/rs_node.c): reduce of the whole vector in each node to its
+ * node (common/reduce_scatter_core_node.c): reduce of the whole vector in each node to its
  * leader, reduce_scatter of the nodes' runs among the leaders, scatterv of
  * each run in its node; each level chosen by the tables for its group.
  *
@@ -9,7 +9,7 @@
  * + (N-1) alpha_e + (N-1)/N n (beta_e + gamma) + (k-1) alpha_i + n/N beta_i:
  * one vector per node on the network where the flat ring has k ranks of a
  * node sharing its link. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_node(const struct coll_args *a)
 {

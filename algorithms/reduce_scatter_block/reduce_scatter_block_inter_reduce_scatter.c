@@ -15,9 +15,9 @@
  * (n/min(p, q)) beta, against the leaders' reduce + scatter (n lg p beta
  * at the leader's tree); long vectors. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>

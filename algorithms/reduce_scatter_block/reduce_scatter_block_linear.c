@@ -9,8 +9,8 @@
  * n = bytes of the whole vector (p * recvcount elements).
  * Two rounds at any p: wins for very short vectors where latency, or the
  * number of messages in flight, is all that counts. Core: rs_linear
- * (common/rs_linear.c). */
-#include "algorithms/common/rs_core.h"
+ * (common/reduce_scatter_core_linear.c). */
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_linear(const struct coll_args *a)
 {

@@ -13,7 +13,7 @@
  * each finished segment is forwarded at once. A partial wraps around
  * rank 0: commutative ops only. Any p.
  *
- * The core is reduce_scatter_ring's (common/rs_ring.c), run on
+ * The core is reduce_scatter_ring's (common/reduce_scatter_core_ring.c), run on
  * p blocks of recvcount elements.
  *
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
@@ -21,7 +21,7 @@
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for long vectors: bandwidth-optimal, neighbour traffic only,
  * and the reduction overlaps the transfers. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_ring(const struct coll_args *a)
 {

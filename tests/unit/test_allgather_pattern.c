@@ -1,9 +1,9 @@
 /* test_allgather_pattern.c - the arithmetic of
- * algorithms/common/allgather_pattern.h: folded group ranges of recursive
+ * algorithms/patterns/allgather_pattern.h: folded group ranges of recursive
  * doubling and the neighbor-exchange schedule, each replayed on block sets
  * over p = 1..64 so that every block must arrive exactly once. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/allgather_pattern.h"
+#include "algorithms/patterns/allgather_pattern.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* test_bcast_pattern.c - the arithmetic of algorithms/common/bcast_pattern.h:
+/* test_bcast_pattern.c - the arithmetic of algorithms/patterns/bcast_pattern.h:
  * binomial subtree ranges, binary-tree peers, wrapped block runs, segments,
  * checked as invariants over p = 1..64 rather than as examples. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 
 #include <limits.h>
 #include <string.h>

@@ -1,6 +1,6 @@
-/* test_pattern.c - the arithmetic of algorithms/common/pattern.h. */
+/* test_pattern.c - the arithmetic of algorithms/patterns/pattern.h. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 #include <limits.h>
 

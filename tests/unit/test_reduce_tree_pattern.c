@@ -1,12 +1,12 @@
 /* test_reduce_tree_pattern.c - the tree shapes of
- * algorithms/common/reduce_tree_pattern.h, for every shape and every side
+ * algorithms/patterns/reduce_tree_pattern.h, for every shape and every side
  * size m = 1..64: parent and children agree, every position is reached once
  * from the root, every subtree is the consecutive range that preorder
  * promises (so folds stay in position order), and each shape has the depth
  * and fan-out its name says. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/reduce_tree_pattern.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/reduce_tree_pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 #define M_MAX 64
 

@@ -1,8 +1,8 @@
 /* sub_blocks.c - block tables and groups for the steps of composed
  * algorithms (sub.h). */
 #include "engine/buf.h"
-#include "algorithms/common/pattern.h"
-#include "algorithms/common/sub.h"
+#include "algorithms/patterns/pattern.h"
+#include "algorithms/compose/sub.h"
 
 int *sub_block_table(const struct coll_args *a, int count, int p)
 {

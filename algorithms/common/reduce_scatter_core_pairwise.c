@@ -17,7 +17,7 @@
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
  * Wins for long vectors where the p-1 latencies are hidden, and when the
  * blocks are very uneven (each block travels once, directly). */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 

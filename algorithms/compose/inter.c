@@ -1,8 +1,8 @@
 /* inter.c - helpers of the intercommunicator algorithms (inter.h). */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>

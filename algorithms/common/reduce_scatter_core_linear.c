@@ -14,7 +14,7 @@
  * reduce_scatterv and lg p for recursive halving; every byte crosses rank
  * 0's link. Wins for very short vectors where latency or the number of
  * messages in flight is all that counts. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p.h"

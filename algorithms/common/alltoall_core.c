@@ -1,7 +1,7 @@
 /* a2a.c - block addressing and the three exchanges shared by alltoall,
  * alltoallv and alltoallw (see a2a.h). */
-#include "algorithms/common/a2a.h"
-#include "algorithms/common/a2a_pattern.h"
+#include "algorithms/common/alltoall_core.h"
+#include "algorithms/patterns/alltoall_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"

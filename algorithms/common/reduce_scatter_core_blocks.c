@@ -2,11 +2,11 @@
  * the vector, the power-of-two fold in and out (and the driver around the
  * cores that work on folded virtual ranks), and the adapter that runs a
  * core for reduce_scatter_block. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #define COLLSHIM_RS_CORE_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/reduce_tree_pattern.h"
+#include "algorithms/patterns/reduce_tree_pattern.h"
 
 typedef int (*rs_core_fn)(const struct coll_args *a, const int *counts);
 

@@ -10,9 +10,9 @@
  * any op. The vector and each node's run must be at most INT_MAX
  * elements (an MPI_ERR_COUNT otherwise). */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/rs_core.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/compose/steps.h"
 
 #include <limits.h>
 

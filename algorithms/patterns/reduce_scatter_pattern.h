@@ -7,7 +7,7 @@
 #ifndef COLLSHIM_RS_PATTERN_H
 #define COLLSHIM_RS_PATTERN_H
 
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 /* First real block of virtual block v (0 <= v <= pof2) when p ranks are
  * folded onto pof2 = pat_pow2_floor(p): virtual block v < rem stands for

@@ -25,10 +25,10 @@
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * with the n/2 .. n/2^j exchanges at the nearest distances (measured on
  * SMPI's fat tree at p = 64, hosts of 16: doc/scale.md). */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p_bytes.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 /* Halve with partners 1, 2, 4, ... apart: after the loop rank v holds
  * block lo = bit-reverse(v) (rsp_halving_range), whose owner is rank lo,

@@ -21,8 +21,8 @@
  * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * Wins for medium and large vectors: bandwidth-optimal with lg(p) steps. */
-#include "algorithms/common/rs_core.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 /* Halve over the virtual blocks; acc ends with virtual block vrank. */
 static int halve(const struct coll_args *a, const struct rs_blocks *b, int vrank, void **accp,

@@ -1,10 +1,10 @@
-/* test_a2a_pattern.c - the all-to-all schedules of
- * algorithms/common/a2a_pattern.h over p = 1..64: the in-place round-robin
+/* test_alltoall_pattern.c - the all-to-all schedules of
+ * algorithms/patterns/alltoall_pattern.h over p = 1..64: the in-place round-robin
  * tournament, the pairwise exchange, Bruck's rotation. */
 #include "tests/unit/unit.h"
 
 #include <limits.h>
-#include "algorithms/common/a2a_pattern.h"
+#include "algorithms/patterns/alltoall_pattern.h"
 
 #define P_MAX 64
 

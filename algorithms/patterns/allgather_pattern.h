@@ -4,7 +4,7 @@
 #ifndef COLLSHIM_ALLGATHER_PATTERN_H
 #define COLLSHIM_ALLGATHER_PATTERN_H
 
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 /* Real ranks [*lo, *lo + *n) stood for by the virtual ranks [v0, v0 + m)
  * of the power-of-two folding in pattern.h (pat_fold_virtual): virtual

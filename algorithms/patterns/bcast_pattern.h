@@ -5,7 +5,7 @@
 #ifndef COLLSHIM_BCAST_PATTERN_H
 #define COLLSHIM_BCAST_PATTERN_H
 
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 /* The binomial subtree of rel covers relative ranks [rel, end) with
  * end = min(rel + lowest set bit of rel, p) (the whole of 0..p-1 for rel 0). */

@@ -10,7 +10,7 @@
 #ifndef COLLSHIM_RS_RING_H
 #define COLLSHIM_RS_RING_H
 
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 #define RING_DEFAULT_SEG 65536
 #define RING_MAX_SEGS 256

@@ -18,10 +18,10 @@
  *
  * Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma
  * Wins for short vectors, and is the fallback for any op and p. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p_bytes.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "algorithms/common/reduce_tree.h"
 
 /* Elements of blocks [first, end) with end clipped to p. */

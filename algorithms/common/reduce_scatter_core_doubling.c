@@ -25,11 +25,11 @@
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * Wins for non-commutative ops on short to medium vectors, where lg(p)
  * latency beats the order-preserving reduce-then-scatter. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 /* The ranges [off[i], +len[i]) of a full vector as one struct type. */
 static int ranges_type(const struct coll_args *a, int n, const MPI_Aint *off,

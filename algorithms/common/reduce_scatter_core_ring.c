@@ -21,7 +21,7 @@
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma per reduce-scatter
  *        pass, plus one alpha per extra segment (segments of seg bytes)
  * Wins for long vectors: bandwidth-optimal and only neighbour traffic. */
-#include "algorithms/common/rs_ring.h"
+#include "algorithms/common/reduce_scatter_core_ring.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"
