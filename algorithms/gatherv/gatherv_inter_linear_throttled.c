@@ -11,5 +11,5 @@
 int gatherv_inter_linear_throttled(const struct coll_args *a)
 {
     return inter_rooted_linear(a, a->params.outstanding > 0 ? a->params.outstanding
-                                                           : LIN_DEFAULT_OUTSTANDING);
+                                                           : LINEAR_ROOT_DEFAULT_OUTSTANDING);
 }

@@ -3,7 +3,8 @@
  * largest exchanges nearest (inside a node when ranks are laid out in
  * blocks of nodes), then one swap that puts each block at its owner.
  * Commutative ops only (declared in the registry); non-power-of-two p
- * folds. The core is rs_distance_doubling (common/reduce_scatter_core_distance_doubling.c).
+ * folds. The core is reduce_scatter_core_distance_doubling
+ * (common/reduce_scatter_core_distance_doubling.c).
  *
  * Cost = (lg p + 1) alpha + n(p-1)/p beta + n/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
@@ -13,5 +14,5 @@
 
 int reduce_scatter_distance_doubling(const struct coll_args *a)
 {
-    return rs_distance_doubling(a, a->recvcounts);
+    return reduce_scatter_core_distance_doubling(a, a->recvcounts);
 }

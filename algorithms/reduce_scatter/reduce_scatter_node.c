@@ -1,7 +1,8 @@
 /* reduce_scatter_node.c - reduce-scatter in levels for ranks in blocks per
- * node (common/reduce_scatter_core_node.c): reduce of the whole vector in each node to its
- * leader, reduce_scatter of the nodes' runs among the leaders, scatterv of
- * each run in its node; each level chosen by the tables for its group.
+ * node (common/reduce_scatter_core_node.c): reduce of the whole vector in
+ * each node to its leader, reduce_scatter of the nodes' runs among the
+ * leaders, scatterv of each run in its node; each level chosen by the tables
+ * for its group.
  *
  * Cost (k ranks per node, N nodes) = Cost_i(reduce, n, k)
  * + Cost_e(reduce_scatter, n, N) + Cost_i(scatterv, n/N, k); with binomial,
@@ -13,5 +14,5 @@
 
 int reduce_scatter_node(const struct coll_args *a)
 {
-    return rs_node(a, a->recvcounts);
+    return reduce_scatter_core_node(a, a->recvcounts);
 }

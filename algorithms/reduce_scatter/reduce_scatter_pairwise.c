@@ -17,5 +17,5 @@
 
 int reduce_scatter_pairwise(const struct coll_args *a)
 {
-    return rs_pairwise(a, a->recvcounts);
+    return reduce_scatter_core_pairwise(a, a->recvcounts);
 }

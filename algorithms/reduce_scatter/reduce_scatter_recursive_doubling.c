@@ -24,5 +24,5 @@
 
 int reduce_scatter_recursive_doubling(const struct coll_args *a)
 {
-    return rs_doubling(a, a->recvcounts);
+    return reduce_scatter_core_doubling(a, a->recvcounts);
 }

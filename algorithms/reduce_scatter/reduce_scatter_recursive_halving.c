@@ -24,5 +24,5 @@
 
 int reduce_scatter_recursive_halving(const struct coll_args *a)
 {
-    return rs_halving(a, a->recvcounts);
+    return reduce_scatter_core_halving(a, a->recvcounts);
 }

@@ -15,5 +15,5 @@
 
 int reduce_scatter_reduce_scatterv(const struct coll_args *a)
 {
-    return rs_scatterv(a, a->recvcounts);
+    return reduce_scatter_core_scatterv(a, a->recvcounts);
 }

@@ -22,5 +22,5 @@
 
 int reduce_scatter_ring(const struct coll_args *a)
 {
-    return rs_ring(a, a->recvcounts);
+    return reduce_scatter_core_ring(a, a->recvcounts);
 }

@@ -15,8 +15,9 @@
  * lower-left), the survivors double over virtual blocks, and each odd
  * survivor hands its even neighbour its block at the end.
  *
- * The core is reduce_scatter_recursive_doubling's (common/reduce_scatter_core_doubling.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_recursive_doubling's
+ * (common/reduce_scatter_core_doubling.c), run on p blocks of recvcount
+ * elements.
  *
  * Cost = lg(p) alpha + n(lg(p) - 2(p-1)/p + lg(p)/p) (beta + gamma)
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
@@ -27,5 +28,5 @@
 
 int reduce_scatter_block_recursive_doubling(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_doubling);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_doubling);
 }

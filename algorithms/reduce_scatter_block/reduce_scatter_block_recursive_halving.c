@@ -15,8 +15,9 @@
  * blocks as one), and each odd survivor hands its even neighbour its
  * block at the end.
  *
- * The core is reduce_scatter_recursive_halving's (common/reduce_scatter_core_halving.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_recursive_halving's
+ * (common/reduce_scatter_core_halving.c), run on p blocks of recvcount
+ * elements.
  *
  * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
@@ -27,5 +28,5 @@
 
 int reduce_scatter_block_recursive_halving(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_halving);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_halving);
 }

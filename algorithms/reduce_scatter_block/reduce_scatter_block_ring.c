@@ -13,8 +13,8 @@
  * each finished segment is forwarded at once. A partial wraps around
  * rank 0: commutative ops only. Any p.
  *
- * The core is reduce_scatter_ring's (common/reduce_scatter_core_ring.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_ring's (common/reduce_scatter_core_ring.c), run
+ * on p blocks of recvcount elements.
  *
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
  *        (+ (p-1) alpha per extra segment of a block)
@@ -25,5 +25,5 @@
 
 int reduce_scatter_block_ring(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_ring);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_ring);
 }
