@@ -96,7 +96,7 @@ struct sub_group;   /* a group of a composed algorithm: algorithms/compose/sub.h
 struct coll_args;   /* below */
 
 /* The MPI calls that move a call's data and complete its requests (the
- * transport helpers, common/p2p.h, and the engine, sched.c, make no
+ * transport helpers, engine/p2p.h, and the engine, sched.c, make no
  * others). The shim hands down its own: their blocking calls advance the
  * schedules in flight while they wait (shim/requests.c). */
 struct transport {
