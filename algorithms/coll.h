@@ -6,7 +6,7 @@
  * that runs the whole collective on the shadow communicator `a->comm` and
  * returns an MPI error code. An algorithm never calls another algorithm's
  * function; a composed one runs other collectives as steps, each chosen by
- * the tables (common/sub.h). */
+ * the tables (compose/sub.h). */
 #ifndef COLLSHIM_COLL_H
 #define COLLSHIM_COLL_H
 
@@ -32,7 +32,7 @@ struct coll_key {
     unsigned char predefined_op;
     unsigned char in_place;
     unsigned char nonblocking; /* MPI_Ixxx or persistent: rules naming ixxx apply first */
-    unsigned char sub;         /* a step of a composed algorithm (common/sub.h) */
+    unsigned char sub;         /* a step of a composed algorithm (compose/sub.h) */
     unsigned char inter;       /* an intercommunicator: np is the smaller group's size
                                   and remote the larger's, the same in both groups,
                                   so both choose the same algorithm */

@@ -90,13 +90,13 @@ static inline struct node_shape node_shape_make(int nodes, int ppn, int equal, i
                                .block = (unsigned char)block};
     return shape;
 }
-struct node_layout; /* the full layout of a communicator: common/node.h */
+struct node_layout; /* the full layout of a communicator: compose/node.h */
 struct sched;       /* a recorded algorithm: engine/sched.h */
-struct sub_group;   /* a group of a composed algorithm: algorithms/common/sub.h */
+struct sub_group;   /* a group of a composed algorithm: algorithms/compose/sub.h */
 struct coll_args;   /* below */
 
 /* The MPI calls that move a call's data and complete its requests (the
- * transport helpers, common/p2p.h, and the engine, sched.c, make no
+ * transport helpers, engine/p2p.h, and the engine, sched.c, make no
  * others). The shim hands down its own: their blocking calls advance the
  * schedules in flight while they wait (shim/requests.c). */
 struct transport {
@@ -116,7 +116,7 @@ struct transport {
 /* What the algorithm layer is handed by the layers above it, and reaches
  * them through: it includes none of their headers. */
 struct coll_env {
-    /* Run sub->coll over the group g as one step of parent (common/sub.h:
+    /* Run sub->coll over the group g as one step of parent (compose/sub.h:
      * sub_collective), with the algorithm the tables choose for it. */
     int (*step)(const struct coll_args *parent, const struct sub_group *g,
                 struct coll_args *sub);

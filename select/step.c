@@ -1,8 +1,8 @@
 /* step.c - a collective as a step of a composed algorithm
- * (algorithms/common/sub.h): selected like a call of the user's, on a
+ * (algorithms/compose/sub.h): selected like a call of the user's, on a
  * group that has no communicator of its own. */
 #include "select/select.h"
-#include "algorithms/common/sub.h"
+#include "algorithms/compose/sub.h"
 
 int select_step(const struct coll_args *parent, const struct sub_group *g,
                 struct coll_args *sub)

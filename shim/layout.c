@@ -10,10 +10,10 @@
  * over the world tells every rank every rank's node, the split is freed.
  *
  * Testing aid: COLLSHIM_NODES sets the node of each world rank instead
- * ("block:K", "rr:K" or a list "0,0,1,1,1"; common/node.h), so one
+ * ("block:K", "rr:K" or a list "0,0,1,1,1"; compose/node.h), so one
  * machine can play several nodes. */
 #include "shim/shim.h"
-#include "algorithms/common/node.h"
+#include "algorithms/compose/node.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
  * Cost = ceil(lg p) alpha + ((p-1)/p) n beta (+ n beta_mem for packing
  *        and the rotation)
  * Wins for small n at non-power-of-two p, where recursive doubling pays
- * for folding. The core is agb_bruck (common/allgather_blocks.c), shared
- * with allgatherv_bruck. */
+ * for folding. The core is allgather_blocks_bruck
+ * (common/allgather_blocks.c), shared with allgatherv_bruck. */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgather_bruck(const struct coll_args *a) { return agb_bruck(a); }
+int allgather_bruck(const struct coll_args *a) { return allgather_blocks_bruck(a); }

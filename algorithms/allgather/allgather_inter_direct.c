@@ -4,7 +4,7 @@
  *
  * Cost = q alpha + (q m_p + n_q) beta (latencies overlap), m_p = this
  * rank's block, n_q = the other group's data; large blocks, few ranks. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int allgather_inter_direct(const struct coll_args *a)
 {

@@ -7,7 +7,7 @@
  * Cost = Cost(gather, p, n_p) + alpha + max(n_p, n_q) beta + Cost(bcast,
  * p, n_q), n_p, n_q = the two groups' data; small blocks, many ranks. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 
 int allgather_inter_leaders(const struct coll_args *a)

@@ -8,8 +8,8 @@
  * and p ceil(lg p) messages for Bruck: wins for short blocks at small to
  * moderate p where latency, or the number of messages in flight,
  * dominates; rank 0's link carries everything, so it loses for long ones.
- * The core is agb_linear (common/agb_linear.c), shared with
- * allgatherv_linear. */
+ * The core is allgather_blocks_linear (common/allgather_blocks_linear.c),
+ * shared with allgatherv_linear. */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgather_linear(const struct coll_args *a) { return agb_linear(a); }
+int allgather_linear(const struct coll_args *a) { return allgather_blocks_linear(a); }

@@ -16,18 +16,19 @@
  * Half the latencies of the ring at the same bandwidth, every message
  * between neighbours: wins for medium and large n at even p. */
 #include "algorithms/common/allgather_blocks.h"
-#include "algorithms/common/allgather_pattern.h"
+#include "algorithms/patterns/allgather_pattern.h"
 
 int allgather_neighbor_exchange(const struct coll_args *a)
 {
-    struct agb_layout l = agb_layout_of(a);
-    int r = a->rank, p = a->size, partner = agp_nx_peer(r, 0, p);
-    int err = agb_place_own(a, &l), sent = r / 2;
+    struct allgather_blocks_layout l = allgather_blocks_layout_of(a);
+    int r = a->rank, p = a->size, partner = allgather_pattern_nx_peer(r, 0, p);
+    int err = allgather_blocks_place_own(a, &l), sent = r / 2;
     if (!err)
-        err = agb_exchange(a, &l, r, 1, partner, partner, 1, partner);
+        err = allgather_blocks_exchange(a, &l, r, 1, partner, partner, 1, partner);
     for (int s = 1; s < p / 2 && !err; s++) {
-        int peer = agp_nx_peer(r, s, p), got = agp_nx_recv_pair(r, s, p);
-        err = agb_exchange(a, &l, 2 * sent, 2, peer, 2 * got, 2, peer);
+        int peer = allgather_pattern_nx_peer(r, s, p),
+            got = allgather_pattern_nx_recv_pair(r, s, p);
+        err = allgather_blocks_exchange(a, &l, 2 * sent, 2, peer, 2 * got, 2, peer);
         sent = got;
     }
     return err;

@@ -6,7 +6,7 @@
  *   node:    bcast of the whole recvbuf from the leader            (intra)
  *
  * each run by the algorithm the tables choose for its group
- * (common/steps.h), on a type of one rank's block. Every block crosses
+ * (compose/steps.h), on a type of one rank's block. Every block crosses
  * the network once per node that needs it, from one rank per node.
  *
  * Cost (k ranks per node, N nodes, n bytes in all) = Cost_i(gather, nk/p, k)
@@ -15,8 +15,8 @@
  * + (N-1)/N n beta_e + ~3 n beta_i, against the flat ring's (p-1) alpha
  * with k ranks per node sharing its link (k (p-1)/p n beta_e there). */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 static int gather_in_node(const struct coll_args *a, const struct node_layout *L,
                           MPI_Datatype blk)

@@ -17,8 +17,11 @@
  * Cost = lg(p) alpha + ((p-1)/p) n beta
  *        (+ 2 alpha + (n/p + n) beta when p is not a power of two)
  * Wins for small and medium n at power-of-two p (Thakur, Rabenseifner
- * and Gropp 2005). The core is agb_recursive_doubling
+ * and Gropp 2005). The core is allgather_blocks_recursive_doubling
  * (common/allgather_blocks.c), shared with allgatherv. */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgather_recursive_doubling(const struct coll_args *a) { return agb_recursive_doubling(a); }
+int allgather_recursive_doubling(const struct coll_args *a)
+{
+    return allgather_blocks_recursive_doubling(a);
+}

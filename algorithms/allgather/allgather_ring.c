@@ -15,8 +15,8 @@
  * Cost = (p-1) alpha + ((p-1)/p) n beta
  * Bandwidth-optimal, but p-1 latencies: wins for large n; also when only
  * neighbouring ranks are cheap to reach. (Thakur, Rabenseifner and Gropp
- * 2005.) The core is agb_ring (common/allgather_blocks.c), shared with
- * allgatherv_ring. */
+ * 2005.) The core is allgather_blocks_ring (common/allgather_blocks.c),
+ * shared with allgatherv_ring. */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgather_ring(const struct coll_args *a) { return agb_ring(a); }
+int allgather_ring(const struct coll_args *a) { return allgather_blocks_ring(a); }

@@ -11,8 +11,8 @@
  *        ceil(lg p) alpha + ceil(lg p) n beta when one rank holds all data
  *        (+ n beta_mem for packing and the rotation)
  * Wins for small n, and for uneven counts where the ring waits on the
- * largest block at every step. The core is agb_bruck
+ * largest block at every step. The core is allgather_blocks_bruck
  * (common/allgather_blocks.c). */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgatherv_bruck(const struct coll_args *a) { return agb_bruck(a); }
+int allgatherv_bruck(const struct coll_args *a) { return allgather_blocks_bruck(a); }

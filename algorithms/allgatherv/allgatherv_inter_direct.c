@@ -5,7 +5,7 @@
  * relay its group's blocks: this is the natural form.
  *
  * Cost = q alpha + (q m_p + n_q) beta (latencies overlap). */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int allgatherv_inter_direct(const struct coll_args *a)
 {

@@ -9,7 +9,7 @@
  * Cost = 2 alpha + (n - n_0) beta + (p - 1) n beta, n = sum of the blocks
  * Two rounds whatever p and however uneven the blocks; rank 0's link
  * carries everything. Wins for short vectors at small to moderate p.
- * The core is agb_linear (common/agb_linear.c). */
+ * The core is allgather_blocks_linear (common/allgather_blocks_linear.c). */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgatherv_linear(const struct coll_args *a) { return agb_linear(a); }
+int allgatherv_linear(const struct coll_args *a) { return allgather_blocks_linear(a); }

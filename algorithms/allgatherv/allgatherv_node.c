@@ -7,7 +7,7 @@
  *   node:    bcast of the byte vector from the leader, unpacked  (intra)
  *
  * each exchange run by the algorithm the tables choose for its group
- * (common/steps.h), the last two on bytes (a homogeneous job: a packed
+ * (compose/steps.h), the last two on bytes (a homogeneous job: a packed
  * block is its raw data). The vector must stay below INT_MAX bytes (an
  * MPI_ERR_COUNT otherwise).
  *
@@ -17,8 +17,8 @@
  * + (N-1)/N n beta_e + ~3 n beta_i, against the flat ring's (p-1) rounds
  * with k ranks per node sharing its link. */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 #include <limits.h>
 

@@ -12,8 +12,11 @@
  * Cost = lg(p) alpha + ((p-1)/p) n beta for equal blocks, up to
  *        lg(p) alpha + lg(p) n beta when one rank holds all data
  *        (+ 2 alpha + (n/p + n) beta when p is not a power of two)
- * Wins for small n at power-of-two p. The core is agb_recursive_doubling
- * (common/allgather_blocks.c). */
+ * Wins for small n at power-of-two p. The core is
+ * allgather_blocks_recursive_doubling (common/allgather_blocks.c). */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgatherv_recursive_doubling(const struct coll_args *a) { return agb_recursive_doubling(a); }
+int allgatherv_recursive_doubling(const struct coll_args *a)
+{
+    return allgather_blocks_recursive_doubling(a);
+}

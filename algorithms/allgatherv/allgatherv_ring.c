@@ -10,7 +10,7 @@
  * A step lasts as long as its largest block, so very uneven counts (all
  * data on one rank) make the ring pay n beta per step: then bruck or
  * recursive doubling win. (Thakur, Rabenseifner and Gropp 2005.)
- * The core is agb_ring (common/allgather_blocks.c). */
+ * The core is allgather_blocks_ring (common/allgather_blocks.c). */
 #include "algorithms/common/allgather_blocks.h"
 
-int allgatherv_ring(const struct coll_args *a) { return agb_ring(a); }
+int allgatherv_ring(const struct coll_args *a) { return allgather_blocks_ring(a); }

@@ -6,7 +6,7 @@
  *
  * Cost = Cost(reduce, p, n) + alpha + n beta + Cost(bcast, p, n); short
  * and medium vectors. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int allreduce_inter_leaders(const struct coll_args *a)
 {

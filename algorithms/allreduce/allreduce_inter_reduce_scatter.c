@@ -14,9 +14,9 @@
  * + Cost(allgatherv, p, n); with ring or halving steps about 2 n beta +
  * n gamma against the leaders' reduce + bcast, n lg p beta each. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>
@@ -38,8 +38,8 @@ static int *runs_layout(const struct coll_args *a, int count, int p, int q)
     for (int b = 0; layout && b < q; b++) {
         int j = receiver(b, q, p);
         if (layout[p + j] < 0)
-            layout[p + j] = pat_block_offset(count, q, b);
-        layout[j] += pat_block_count(count, q, b);
+            layout[p + j] = pattern_block_offset(count, q, b);
+        layout[j] += pattern_block_count(count, q, b);
     }
     for (int j = 0; layout && j < p; j++)
         if (layout[p + j] < 0)
@@ -55,12 +55,12 @@ static int transfer(const struct coll_args *a, const void *block)
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int b = 0; b < q && !err; b++) {
-        int c = pat_block_count(a->count, q, b);
+        int c = pattern_block_count(a->count, q, b);
         if (receiver(b, q, p) == a->rank && c > 0)
-            err = p2p_irecv(buf_at(a->recvbuf, pat_block_offset(a->count, q, b), a->datatype),
+            err = p2p_irecv(buf_at(a->recvbuf, pattern_block_offset(a->count, q, b), a->datatype),
                             c, a->datatype, b, a, &reqs[n++]);
     }
-    int mine = pat_block_count(a->count, p, a->rank);
+    int mine = pattern_block_count(a->count, p, a->rank);
     if (!err && mine > 0)
         err = p2p_isend(block, mine, a->datatype, receiver(a->rank, p, q), a, &reqs[n++]);
     if (!err)
@@ -85,7 +85,7 @@ static int gather_runs(const struct coll_args *a)
 int allreduce_inter_reduce_scatter(const struct coll_args *a)
 {
     void *base = NULL, *block = NULL;
-    int err = buf_alloc_checked(a, pat_block_count(a->count, a->size, a->rank), a->datatype,
+    int err = buf_alloc_checked(a, pattern_block_count(a->count, a->size, a->rank), a->datatype,
                                 &block, &base);
     if (!err)
         err = inter_reduce_pieces(a, a->count, block);

@@ -5,7 +5,7 @@
  *
  * Two rounds whatever p: rank 0 posts every receive at once and folds the
  * contributions in rank order as they arrive (common/reduce_tree.c,
- * RTREE_FLAT), so non-commutative ops are right, and every rank gets
+ * REDUCE_TREE_FLAT), so non-commutative ops are right, and every rank gets
  * rank 0's bits. seg=X segments the reduce half (default: whole vector).
  *
  * Cost = 2 alpha + 2 (p - 1) n beta + (p - 1) n gamma
@@ -19,7 +19,7 @@
 
 int allreduce_linear(const struct coll_args *a)
 {
-    int err = reduce_tree(RTREE_FLAT, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, 0,
-                          a->params.seg, a);
+    int err = reduce_tree(REDUCE_TREE_FLAT, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
+                          0, a->params.seg, a);
     return err ? err : bcast_tree_flat(a->recvbuf, a->count, a->datatype, 0, a);
 }

@@ -1,7 +1,7 @@
 /* allreduce_node.c - allreduce in three levels: reduce inside each node
  * to its leader (its first rank), allreduce among the leaders, broadcast
  * inside each node; each level run by the algorithm the tables choose for
- * its group (common/steps.h), so one network message per node and
+ * its group (compose/steps.h), so one network message per node and
  * step instead of one per rank.
  *
  *   node:    reduce to the leader        (intra-node: alpha_i, beta_i)
@@ -16,8 +16,8 @@
  * 2 lg k (alpha_i + n beta_i) + lg k n gamma + lg N (alpha_e + n beta_e + n gamma),
  * against flat doubling's lg(kN) alpha with k ranks per node sharing the
  * node's link: k n beta_e per inter-node step there, n beta_e here. */
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int allreduce_node(const struct coll_args *a)
 {

@@ -7,7 +7,7 @@
  *   node:   allgatherv of the k reduced slices                   (intra)
  *
  * Each level is run by the algorithm the tables choose for its group
- * (common/steps.h, common/sub.h). Equal nodes only (the slices of
+ * (compose/steps.h, compose/sub.h). Equal nodes only (the slices of
  * all nodes must line up); non-commutative ops need ranks in blocks per
  * node (node order then slice order is then rank order).
  *
@@ -18,8 +18,8 @@
  * (k slices of n/k each share it), against allreduce_node's n beta_e per
  * leader step with one core reducing: this wins once n beta_e dominates. */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int allreduce_node_slices(const struct coll_args *a)
 {

@@ -25,24 +25,25 @@
  * Wins for medium and long vectors at moderate p: the bandwidth of the
  * ring with the latency of lg p steps. */
 #include "engine/buf.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "algorithms/common/rabenseifner.h"
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 static int survivor(const struct coll_args *a, int vrank, void *scratch)
 {
     void *acc = a->recvbuf;
-    int off, len, err = rab_reduce_scatter(a, vrank, &acc, &scratch);
-    rab_final_range(a, vrank, &off, &len);
+    int off, len, err = rabenseifner_reduce_scatter(a, vrank, &acc, &scratch);
+    rabenseifner_final_range(a, vrank, &off, &len);
     if (!err && acc != a->recvbuf)
         err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,
                        buf_at(a->recvbuf, off, a->datatype), len, a->datatype, a);
-    return err ? err : rab_allgather(a, vrank, a->recvbuf);
+    return err ? err : rabenseifner_allgather(a, vrank, a->recvbuf);
 }
 
 int allreduce_rabenseifner(const struct coll_args *a)
 {
-    int rem = a->size - pat_pow2_floor(a->size), vrank = pat_fold_virtual(a->rank, a->size);
+    int rem = a->size - pattern_pow2_floor(a->size),
+        vrank = pattern_fold_virtual(a->rank, a->size);
     void *scratch = NULL, *base = NULL;
     int err = MPI_SUCCESS;
 
@@ -54,11 +55,11 @@ int allreduce_rabenseifner(const struct coll_args *a)
     if (vrank >= 0 && (err = buf_alloc_checked(a, a->count, a->datatype, &scratch, &base)))
         return err;
     if (a->rank < 2 * rem)
-        err = rs_fold_in(a, a->recvbuf, a->recvbuf, scratch, a->count);
+        err = reduce_scatter_core_fold_in(a, a->recvbuf, a->recvbuf, scratch, a->count);
     if (!err && vrank >= 0)
         err = survivor(a, vrank, scratch);
     if (!err && a->rank < 2 * rem)
-        err = rs_fold_back(a, a->recvbuf, a->count);
+        err = reduce_scatter_core_fold_back(a, a->recvbuf, a->count);
     buf_free(a, base);
     return err;
 }

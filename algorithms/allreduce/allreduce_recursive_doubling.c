@@ -19,15 +19,15 @@
  * Wins for small n, where the lg(p) latency term dominates. */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
-#include "algorithms/common/rs_core.h"
+#include "algorithms/patterns/pattern.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 /* Doubling among the 2^floor(lg p) virtual ranks; the result ends in *acc. */
 static int double_up(const struct coll_args *a, int vrank, void **acc, void **scratch)
 {
-    int pof2 = pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    int pof2 = pattern_pow2_floor(a->size), err = MPI_SUCCESS;
     for (int mask = 1; mask < pof2 && !err; mask <<= 1) {
-        int vpeer = vrank ^ mask, peer = pat_fold_real(vpeer, a->size);
+        int vpeer = vrank ^ mask, peer = pattern_fold_real(vpeer, a->size);
         err = p2p_sendrecv(*acc, a->count, a->datatype, peer, *scratch, a->count,
                            a->datatype, peer, a);
         if (err)
@@ -46,7 +46,8 @@ static int double_up(const struct coll_args *a, int vrank, void **acc, void **sc
 
 int allreduce_recursive_doubling(const struct coll_args *a)
 {
-    int rem = a->size - pat_pow2_floor(a->size), vrank = pat_fold_virtual(a->rank, a->size);
+    int rem = a->size - pattern_pow2_floor(a->size),
+        vrank = pattern_fold_virtual(a->rank, a->size);
     void *tmp, *base = NULL, *acc = a->recvbuf;
     int err = MPI_SUCCESS;
 
@@ -59,13 +60,13 @@ int allreduce_recursive_doubling(const struct coll_args *a)
         return err;
     void *scratch = tmp;
     if (a->rank < 2 * rem)
-        err = rs_fold_in(a, acc, acc, scratch, a->count);
+        err = reduce_scatter_core_fold_in(a, acc, acc, scratch, a->count);
     if (!err && vrank >= 0)
         err = double_up(a, vrank, &acc, &scratch);
     if (!err && acc != a->recvbuf)
         err = buf_copy(acc, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a);
     if (!err && a->rank < 2 * rem)
-        err = rs_fold_back(a, a->recvbuf, a->count);
+        err = reduce_scatter_core_fold_back(a, a->recvbuf, a->count);
     buf_free(a, base);
     return err;
 }

@@ -1,6 +1,6 @@
 /* allreduce_reduce_scatter_allgather.c - allreduce composed of two
  * collectives, each run by the algorithm the tables choose for it
- * (common/sub.h): a reduce_scatter of the vector in p near-equal blocks,
+ * (compose/sub.h): a reduce_scatter of the vector in p near-equal blocks,
  * rank r keeping block r, then an allgatherv of the reduced blocks.
  *
  *   reduce_scatter   rank r ends with block r of the sum
@@ -17,7 +17,7 @@
  * steps 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma, with halving and
  * doubling 2 lg p alpha + 2n(p-1)/p beta + n(p-1)/p gamma (p = 2^k). */
 #include "engine/buf.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/steps.h"
 
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)
 {

@@ -2,7 +2,7 @@
  * followed by a segmented ring allgather (Patarasuk & Yuan 2009; Thakur,
  * Rabenseifner & Gropp 2005).
  *
- * The vector is cut into p blocks (pat_block_count). In p-1 steps each
+ * The vector is cut into p blocks (pattern_block_count). In p-1 steps each
  * rank passes a growing partial of one block to its right neighbour, so
  * rank r ends with block r reduced; in p-1 more steps the finished blocks
  * travel round the ring:
@@ -14,28 +14,29 @@
  * Blocks are cut into segments of a->params.seg bytes (default 64k,
  * RING_DEFAULT_SEG): all receives of a step are posted before the first
  * is reduced and every finished segment is forwarded at once, so
- * receiving, reducing and sending overlap (common/rs_ring.c). Each block
- * is reduced once and copied: bitwise identical on every rank. The
- * partial of a block wraps around rank 0, so commutative ops only. Any p.
+ * receiving, reducing and sending overlap
+ * (common/reduce_scatter_core_ring.c). Each block is reduced once and copied:
+ * bitwise identical on every rank. The partial of a block wraps around rank
+ * 0, so commutative ops only. Any p.
  *
  * Cost = 2(p-1) alpha + 2n(p-1)/p beta + n(p-1)/p gamma
  *        (+ 2(p-1) alpha per extra segment of a block)
  * Wins for long vectors, where only bandwidth counts and neighbour-only
  * traffic avoids contention. */
 #include "engine/buf.h"
-#include "algorithms/common/rs_ring.h"
+#include "algorithms/common/reduce_scatter_core_ring.h"
 
 int allreduce_ring(const struct coll_args *a)
 {
     const void *src = a->in_place ? a->recvbuf : a->sendbuf;
-    struct rs_blocks b;
-    int err = rs_blocks_even(&b, a->count, a->size);
+    struct reduce_scatter_core_blocks b;
+    int err = reduce_scatter_core_blocks_even(&b, a->count, a->size);
     if (err)
         return err;
     if (a->count > 0)
         err = ring_reduce_scatter(a, &b, src, buf_at(a->recvbuf, b.displs[a->rank], a->datatype));
     if (!err && a->count > 0)
         err = ring_allgather(a, &b, a->recvbuf);
-    rs_blocks_free(&b);
+    reduce_scatter_core_blocks_free(&b);
     return err;
 }

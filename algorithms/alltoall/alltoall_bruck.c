@@ -37,8 +37,8 @@
  * Restriction: not in place (the selector walks on to alltoall/inplace).
  * Any size: packing goes in pieces whose positions fit an int, messages
  * above INT_MAX bytes through p2p_bytes.h. */
-#include "algorithms/common/a2a.h"
-#include "algorithms/common/a2a_pattern.h"
+#include "algorithms/common/alltoall_core.h"
+#include "algorithms/patterns/alltoall_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
@@ -61,7 +61,7 @@ static size_t bruck_gather(const struct coll_args *a, const struct bruck *b, cha
 {
     size_t n = 0;
     for (int k = 0; k < p; k++) {
-        if (!a2a_bruck_moves(k, dist))
+        if (!alltoall_pattern_bruck_moves(k, dist))
             continue;
         if (to_msg)
             buf_memcpy(a, msg + n, b->work + b->bb * (size_t)k, b->bb);
@@ -84,7 +84,7 @@ static int moving_type(const struct coll_args *a, const struct bruck *b, int p, 
         return err;
     }
     for (int k = 0; k < p; k++)
-        if (a2a_bruck_moves(k, dist))
+        if (alltoall_pattern_bruck_moves(k, dist))
             disp[n++] = (MPI_Aint)(b->bb * (size_t)k);
     err = PMPI_Type_create_hindexed_block(n, len, disp, block, type);
     if (!err && (err = PMPI_Type_commit(type)))
@@ -97,7 +97,7 @@ static int moving_type(const struct coll_args *a, const struct bruck *b, int p, 
 static int bruck_step(const struct coll_args *a, const struct bruck *b, int dist)
 {
     int p = a->size, to = (a->rank + dist) % p, from = (a->rank - dist + p) % p, err;
-    size_t n = b->bb * (size_t)a2a_bruck_count_moves(p, dist);
+    size_t n = b->bb * (size_t)alltoall_pattern_bruck_count_moves(p, dist);
     MPI_Datatype type;
     if (b->sbuf) {
         bruck_gather(a, b, b->sbuf, p, dist, 1);
@@ -117,7 +117,7 @@ static int bruck_step(const struct coll_args *a, const struct bruck *b, int dist
 static void swap_home(const struct coll_args *a, const struct bruck *b)
 {
     for (int k = 0; k < a->size; k++) {
-        int j = a2a_bruck_recv_peer(a->rank, a->size, k);
+        int j = alltoall_pattern_bruck_recv_peer(a->rank, a->size, k);
         if (k >= j)
             continue;
         char *x = b->work + b->bb * (size_t)k, *y = b->work + b->bb * (size_t)j;
@@ -135,8 +135,8 @@ int alltoall_bruck(const struct coll_args *a)
     if (b.bb == 0)
         return MPI_SUCCESS;
     if (p == 1)
-        return a2a_copy_self(a);
-    size_t most = b.bb * (size_t)a2a_bruck_max_moves(p);
+        return alltoall_core_copy_self(a);
+    size_t most = b.bb * (size_t)alltoall_pattern_bruck_max_moves(p);
     char *in_recvbuf = buf_contiguous_data(a->recvbuf, (MPI_Aint)p * a->recvcount, a->recvtype);
     b.work = in_recvbuf ? in_recvbuf : buf_bytes(a, b.bb * (size_t)p);
     b.rbuf = buf_bytes(a, most);
@@ -145,13 +145,13 @@ int alltoall_bruck(const struct coll_args *a)
     if (!b.work || !b.rbuf || (most <= BRUCK_COPY_MAX && !b.sbuf))
         err = MPI_ERR_NO_MEM;
     if (!err)
-        err = a2a_pack_sends(a, b.work, b.bb, a2a_bruck_send_peer);
+        err = alltoall_core_pack_sends(a, b.work, b.bb, alltoall_pattern_bruck_send_peer);
     for (int dist = 1; dist < p && !err; dist <<= 1)
         err = bruck_step(a, &b, dist);
     if (!err && in_recvbuf)
         swap_home(a, &b);
     else if (!err)
-        err = a2a_unpack_recvs(a, b.work, b.bb, a2a_bruck_recv_peer);
+        err = alltoall_core_unpack_recvs(a, b.work, b.bb, alltoall_pattern_bruck_recv_peer);
     if (!in_recvbuf)
         buf_free(a, b.work);
     buf_free(a, b.sbuf);

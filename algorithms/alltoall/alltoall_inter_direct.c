@@ -4,7 +4,7 @@
  *
  * Cost = q alpha + (q m + q m') beta (latencies overlap), m, m' = the
  * blocks sent and received; any size. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int alltoall_inter_direct(const struct coll_args *a)
 {

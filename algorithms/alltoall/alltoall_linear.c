@@ -26,7 +26,7 @@
  * exchange, or Bruck's ceil(lg p) latencies, cost more than two rounds.
  * Memory: p n bytes at rank 0, nothing elsewhere. Any size: rows and
  * columns longer than INT_MAX bytes are derived types (p2p_bytes.h). */
-#include "algorithms/common/a2a.h"
+#include "algorithms/common/alltoall_core.h"
 #include "engine/buf.h"
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p_bytes.h"
@@ -51,7 +51,7 @@ static int block_type(size_t bb, MPI_Datatype *block)
 }
 
 /* Column r of the rows (block r of each, rows p bb bytes apart), with an
- * extent of one block so that lin_root_exchange finds column r at rows +
+ * extent of one block so that linear_root_exchange finds column r at rows +
  * r bb. */
 static int column_type(size_t bb, int p, MPI_Datatype *column)
 {
@@ -73,11 +73,11 @@ static int column_type(size_t bb, int p, MPI_Datatype *column)
 /* Rows 1..p-1 from their ranks, all in flight. */
 static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
 {
-    struct lin_blocks b = {rows, MPI_PACKED, 0, NULL, NULL, NULL};
+    struct linear_root_blocks b = {rows, MPI_PACKED, 0, NULL, NULL, NULL};
     int err = big_type((MPI_Aint)rowlen, MPI_PACKED, &b.count, &b.type);
     if (err)
         return err;
-    err = lin_root_exchange(a, 0, &b, 0, 0);
+    err = linear_root_exchange(a, 0, &b, 0, 0);
     big_type_free(a, MPI_PACKED, &b.type);
     return err;
 }
@@ -85,11 +85,11 @@ static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
 /* Columns 1..p-1 to their ranks, all in flight. */
 static int send_columns(const struct coll_args *a, char *rows, size_t bb)
 {
-    struct lin_blocks b = {rows, MPI_DATATYPE_NULL, 1, NULL, NULL, NULL};
+    struct linear_root_blocks b = {rows, MPI_DATATYPE_NULL, 1, NULL, NULL, NULL};
     int err = column_type(bb, a->size, &b.type);
     if (err)
         return err;
-    err = lin_root_exchange(a, 0, &b, 1, 0);
+    err = linear_root_exchange(a, 0, &b, 1, 0);
     buf_type_free(a, &b.type);
     return err;
 }
@@ -99,8 +99,8 @@ static int own_column(const struct coll_args *a, const char *rows, size_t bb)
 {
     int err = MPI_SUCCESS;
     for (int k = 0; k < a->size && !err; k++) {
-        struct a2a_block b;
-        a2a_recv_block(a, k, &b);
+        struct alltoall_core_block b;
+        alltoall_core_recv_block(a, k, &b);
         err = buf_unpack(rows + bb * (size_t)a->size * (size_t)k, b.buf, b.count, b.type, a);
     }
     return err;
@@ -110,7 +110,7 @@ static int relay_at_root(const struct coll_args *a, size_t bb)
 {
     size_t rowlen = bb * (size_t)a->size;
     char *rows = buf_bytes(a, rowlen * (size_t)a->size);
-    int err = rows ? a2a_pack_sends(a, rows, bb, rank_k) : MPI_ERR_NO_MEM;
+    int err = rows ? alltoall_core_pack_sends(a, rows, bb, rank_k) : MPI_ERR_NO_MEM;
     if (!err)
         err = receive_rows(a, rows, rowlen);
     if (!err)
@@ -149,6 +149,6 @@ int alltoall_linear(const struct coll_args *a)
     if (bb == 0)
         return MPI_SUCCESS;
     if (a->size == 1)
-        return a2a_copy_self(a);
+        return alltoall_core_copy_self(a);
     return a->rank == 0 ? relay_at_root(a, bb) : relay_through_root(a);
 }

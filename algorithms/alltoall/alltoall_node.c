@@ -12,7 +12,7 @@
  * sections; out the sections to send, then the receive buffers.
  *
  * each exchange run by the algorithm the tables choose for its group
- * (common/steps.h), on bytes (a homogeneous job: a packed block is its
+ * (compose/steps.h), on bytes (a homogeneous job: a packed block is its
  * raw data). Sections and buffers must stay below INT_MAX bytes (an
  * MPI_ERR_COUNT otherwise): the algorithm is for short blocks.
  *
@@ -23,8 +23,8 @@
  * algorithms' (p-1) alpha_e per rank, k ranks of a node sending at once:
  * fewer, larger network messages, which wins while alpha_e dominates. */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 #include <limits.h>
 

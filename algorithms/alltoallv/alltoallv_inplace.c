@@ -20,7 +20,8 @@
  * Cost = (p - 1 + (p mod 2)) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n bytes of
  *        local copying), n = bytes this rank sends (no rank-invariant size exists)
  * Restriction: only in place (ALG_NEEDS_IN_PLACE).
- * Core shared with the other all-to-alls: common/a2a.c (a2a_inplace). */
-#include "algorithms/common/a2a.h"
+ * Core shared with the other all-to-alls: common/alltoall_core.c
+ * (alltoall_core_inplace). */
+#include "algorithms/common/alltoall_core.h"
 
-int alltoallv_inplace(const struct coll_args *a) { return a2a_inplace(a); }
+int alltoallv_inplace(const struct coll_args *a) { return alltoall_core_inplace(a); }

@@ -3,7 +3,7 @@
  * block i of recvbuf comes from it, every non-empty block at once.
  *
  * Cost = q alpha + (bytes sent + bytes received) beta (latencies overlap). */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int alltoallv_inter_direct(const struct coll_args *a)
 {

@@ -1,10 +1,10 @@
 /* alltoallv_inter_pairwise.c - intercommunicator alltoallv in max(p, q)
  * rounds of one sendrecv: in round k this rank swaps blocks with remote
- * rank j where rank + j = k (mod max(p, q)) (common/inter.c).
+ * rank j where rank + j = k (mod max(p, q)) (compose/inter.c).
  *
  * Cost = max(p, q) alpha + (bytes sent + bytes received) beta; large
  * blocks, one message in flight per link. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int alltoallv_inter_pairwise(const struct coll_args *a)
 {

@@ -4,7 +4,7 @@
  * block at once.
  *
  * Cost = q alpha + (bytes sent + bytes received) beta (latencies overlap). */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int alltoallw_inter_direct(const struct coll_args *a)
 {

@@ -16,7 +16,8 @@
  *
  * Cost = (p-1) alpha + ((p-1)/p) n beta, n = bytes this rank sends (no rank-invariant size exists)
  * Restriction: not in place (the selector walks on to alltoallw/inplace).
- * Core shared with the other all-to-alls: common/a2a.c (a2a_pairwise). */
-#include "algorithms/common/a2a.h"
+ * Core shared with the other all-to-alls: common/alltoall_core.c
+ * (alltoall_core_pairwise). */
+#include "algorithms/common/alltoall_core.h"
 
-int alltoallw_pairwise(const struct coll_args *a) { return a2a_pairwise(a); }
+int alltoallw_pairwise(const struct coll_args *a) { return alltoall_core_pairwise(a); }

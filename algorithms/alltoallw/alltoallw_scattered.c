@@ -18,7 +18,8 @@
  * Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding,
  *        n = bytes this rank sends (no rank-invariant size exists) (bandwidth shared by k messages in flight)
  * Restriction: not in place (the selector walks on to alltoallw/inplace).
- * Core shared with the other all-to-alls: common/a2a.c (a2a_scattered). */
-#include "algorithms/common/a2a.h"
+ * Core shared with the other all-to-alls: common/alltoall_core.c
+ * (alltoall_core_scattered). */
+#include "algorithms/common/alltoall_core.h"
 
-int alltoallw_scattered(const struct coll_args *a) { return a2a_scattered(a); }
+int alltoallw_scattered(const struct coll_args *a) { return alltoall_core_scattered(a); }

@@ -7,7 +7,7 @@
  *
  * Cost = 2 Cost(barrier, p_local) + alpha; the local steps are the
  * barriers the tables choose for the group (sub.h). */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 
 static int local_barrier(const struct coll_args *a)

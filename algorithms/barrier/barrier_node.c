@@ -1,6 +1,6 @@
 /* barrier_node.c - barrier in three levels: inside each node, among the
  * node leaders, inside each node again; each level run by the algorithm
- * the tables choose for its group (common/steps.h). No rank leaves the
+ * the tables choose for its group (compose/steps.h). No rank leaves the
  * last level before its leader has left the leaders' barrier, which no
  * leader leaves before every node has passed the first level.
  *
@@ -8,8 +8,8 @@
  * dissemination levels: 2 ceil(lg k) alpha_i + ceil(lg N) alpha_e, against
  * flat dissemination's ceil(lg kN) rounds, most of them across the
  * network with k ranks per node sending at once. */
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int barrier_node(const struct coll_args *a)
 {

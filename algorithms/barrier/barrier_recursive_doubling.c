@@ -16,16 +16,16 @@
  *
  * Cost = lg(p) alpha (+ 2 alpha when p is not a power of two) */
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 static int token_send(int peer, const struct coll_args *a) { return p2p_send(NULL, 0, MPI_BYTE, peer, a); }
 static int token_wait(int peer, const struct coll_args *a) { return p2p_recv(NULL, 0, MPI_BYTE, peer, a); }
 
 static int exchange_rounds(int vrank, const struct coll_args *a)
 {
-    int pof2 = pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    int pof2 = pattern_pow2_floor(a->size), err = MPI_SUCCESS;
     for (int mask = 1; mask < pof2 && !err; mask <<= 1) {
-        int peer = pat_fold_real(vrank ^ mask, a->size);
+        int peer = pattern_fold_real(vrank ^ mask, a->size);
         err = p2p_sendrecv(NULL, 0, MPI_BYTE, peer, NULL, 0, MPI_BYTE, peer, a);
     }
     return err;
@@ -33,7 +33,8 @@ static int exchange_rounds(int vrank, const struct coll_args *a)
 
 int barrier_recursive_doubling(const struct coll_args *a)
 {
-    int rem = a->size - pat_pow2_floor(a->size), vrank = pat_fold_virtual(a->rank, a->size);
+    int rem = a->size - pattern_pow2_floor(a->size),
+        vrank = pattern_fold_virtual(a->rank, a->size);
     int folded = a->rank < 2 * rem, err;
     if (vrank < 0) /* folded away: signal the partner, wait for release */
         return (err = token_send(a->rank + 1, a)) ? err : token_wait(a->rank + 1, a);

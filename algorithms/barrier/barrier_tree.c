@@ -16,19 +16,19 @@
  * Non-power-of-two p: the tree is cut at p, still ceil(lg p) deep. */
 #include "algorithms/common/bcast_tree.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 static int fan_in(const struct coll_args *a)
 {
     MPI_Request reqs[32];
     int p = a->size, rank = a->rank, n = 0, err = MPI_SUCCESS;
-    for (int m = pat_binomial_mask(rank, p) / 2; m > 0 && !err; m /= 2)
+    for (int m = pattern_binomial_mask(rank, p) / 2; m > 0 && !err; m /= 2)
         if (rank + m < p && !(err = p2p_irecv(NULL, 0, MPI_BYTE, rank + m, a, &reqs[n])))
             n++;
     int werr = p2p_waitall(a, n, reqs);
     if (err || werr || rank == 0)
         return err ? err : werr;
-    return p2p_send(NULL, 0, MPI_BYTE, pat_binomial_parent(rank), a);
+    return p2p_send(NULL, 0, MPI_BYTE, pattern_binomial_parent(rank), a);
 }
 
 int barrier_tree(const struct coll_args *a)

@@ -21,23 +21,23 @@
  * Non-power-of-two p: the heap tree is cut at p, so its last level is
  * partly filled; nothing else changes. */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 
 #define BCAST_BINARY_PIPELINE_SEG_DEFAULT (64 * 1024)
 
 int bcast_binary_pipeline(const struct coll_args *a)
 {
     struct bcast_bytes b;
-    int p = a->size, rel = pat_rel(a->rank, a->root, p), kids[2], nkids = 0, err;
-    int parent = rel > 0 ? pat_abs(bpat_binary_parent(rel), a->root, p) : -1;
+    int p = a->size, rel = pattern_rel(a->rank, a->root, p), kids[2], nkids = 0, err;
+    int parent = rel > 0 ? pattern_abs(bcast_pattern_binary_parent(rel), a->root, p) : -1;
     size_t seg = a->params.seg ? a->params.seg : BCAST_BINARY_PIPELINE_SEG_DEFAULT;
     if (p == 1)
         return MPI_SUCCESS;
     if ((err = bcast_bytes_open(&b, a)) || b.n == 0)
         return bcast_bytes_close(&b, err, a);
     for (int k = 0; k < 2; k++)
-        if (bpat_binary_child(rel, k, p) >= 0)
-            kids[nkids++] = pat_abs(bpat_binary_child(rel, k, p), a->root, p);
+        if (bcast_pattern_binary_child(rel, k, p) >= 0)
+            kids[nkids++] = pattern_abs(bcast_pattern_binary_child(rel, k, p), a->root, p);
     err = bcast_bytes_forward(&b, seg, parent, kids, nkids, a);
     return bcast_bytes_close(&b, err, a);
 }

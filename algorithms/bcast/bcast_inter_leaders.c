@@ -5,7 +5,7 @@
  *
  * Cost = alpha + n beta + Cost(bcast, q, n), q = the remote group's size;
  * short and medium messages. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 
 int bcast_inter_leaders(const struct coll_args *a)

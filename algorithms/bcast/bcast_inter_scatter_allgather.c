@@ -12,9 +12,9 @@
  *
  * Cost = q alpha + n beta (the root's sends overlap) + Cost(allgatherv,
  * q, n), q = the remote group's size; long messages. */
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"
 
@@ -41,13 +41,14 @@ static int message_bytes(const struct coll_args *a, int root, char **bytes, void
 static int block_layout(const struct coll_args *a, size_t n, int q, int **layout)
 {
     *layout = NULL;
-    if (bpat_block_offset(n, q, 1) > INT_MAX)
+    if (bcast_pattern_block_offset(n, q, 1) > INT_MAX)
         return MPI_ERR_COUNT;
     if (!(*layout = buf_bytes(a, 2 * (size_t)q * sizeof **layout)))
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < q; i++) {
-        (*layout)[q + i] = (int)bpat_block_offset(n, q, i);
-        (*layout)[i] = (int)(bpat_block_offset(n, q, i + 1) - bpat_block_offset(n, q, i));
+        (*layout)[q + i] = (int)bcast_pattern_block_offset(n, q, i);
+        (*layout)[i] =
+            (int)(bcast_pattern_block_offset(n, q, i + 1) - bcast_pattern_block_offset(n, q, i));
     }
     return MPI_SUCCESS;
 }

@@ -23,7 +23,7 @@
  * as in MPI_Bcast. */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "algorithms/common/tree_send.h"
 
 enum { KNOMIAL_RADIX = 4, KNOMIAL_MAX_CHILDREN = (KNOMIAL_RADIX - 1) * 16 };
@@ -47,7 +47,7 @@ static int send_level(const struct coll_args *a, int rel, long m, MPI_Request *n
     MPI_Request far[KNOMIAL_RADIX - 1];
     int p = a->size, nfar = 0, err = MPI_SUCCESS;
     for (int j = 1; j < KNOMIAL_RADIX && !err && rel + j * m < p; j++) {
-        int child = pat_abs((int)(rel + j * m), a->root, p);
+        int child = pattern_abs((int)(rel + j * m), a->root, p);
         int here = tree_same_node(child, a);
         MPI_Request *req = here ? &near[*nnear] : &far[nfar];
         if ((err = p2p_isend(a->recvbuf, a->count, a->datatype, child, a, req)))
@@ -64,13 +64,13 @@ static int send_level(const struct coll_args *a, int rel, long m, MPI_Request *n
 int bcast_knomial(const struct coll_args *a)
 {
     MPI_Request near[KNOMIAL_MAX_CHILDREN];
-    int p = a->size, root = a->root, rel = pat_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
+    int p = a->size, root = a->root, rel = pattern_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
     if (p == 1 || !buf_carries_data(a->count, a->datatype))
         return MPI_SUCCESS;
     long level = receive_level(rel, p);
     if (rel != 0) {
         int parent = (int)(rel - rel % (level * KNOMIAL_RADIX));
-        if ((err = p2p_recv(a->recvbuf, a->count, a->datatype, pat_abs(parent, root, p), a)))
+        if ((err = p2p_recv(a->recvbuf, a->count, a->datatype, pattern_abs(parent, root, p), a)))
             return err;
     }
     for (long m = level / KNOMIAL_RADIX; m >= 1 && !err; m /= KNOMIAL_RADIX)

@@ -1,7 +1,7 @@
 /* bcast_node.c - broadcast in two levels: among one representative per
  * node (the root on its own node, the leader elsewhere), then inside each
  * node from its representative; each level run by the algorithm the
- * tables choose for its group (common/steps.h), so the message crosses
+ * tables choose for its group (compose/steps.h), so the message crosses
  * the network once per node, not once per rank.
  *
  *   representatives: bcast from the root     (inter-node: alpha_e, beta_e)
@@ -11,8 +11,8 @@
  * binomial levels: lg N (alpha_e + n beta_e) + lg k (alpha_i + n beta_i),
  * scatter-allgather levels: about 2 n beta_e + 2 n beta_i, against flat
  * scatter-allgather's 2 n beta_e with k ranks sharing a node's link. */
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int bcast_node(const struct coll_args *a)
 {

@@ -18,21 +18,21 @@
  *        (a->params.seg, default 64 KiB)
  * Non-power-of-two p: nothing special, a chain has any length. */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 
 #define BCAST_PIPELINE_SEG_DEFAULT (64 * 1024)
 
 int bcast_pipeline(const struct coll_args *a)
 {
     struct bcast_bytes b;
-    int p = a->size, rel = pat_rel(a->rank, a->root, p), err, next;
-    int parent = rel > 0 ? pat_abs(rel - 1, a->root, p) : -1;
+    int p = a->size, rel = pattern_rel(a->rank, a->root, p), err, next;
+    int parent = rel > 0 ? pattern_abs(rel - 1, a->root, p) : -1;
     size_t seg = a->params.seg ? a->params.seg : BCAST_PIPELINE_SEG_DEFAULT;
     if (p == 1)
         return MPI_SUCCESS;
     if ((err = bcast_bytes_open(&b, a)) || b.n == 0)
         return bcast_bytes_close(&b, err, a);
-    next = pat_abs(rel + 1, a->root, p);
+    next = pattern_abs(rel + 1, a->root, p);
     err = bcast_bytes_forward(&b, seg, parent, &next, rel + 1 < p ? 1 : 0, a);
     return bcast_bytes_close(&b, err, a);
 }

@@ -19,7 +19,7 @@
  * Non-power-of-two p: nothing special; the binomial scatter is cut at p
  * and the ring does not care. */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 
@@ -31,8 +31,8 @@ static int ring_step(const struct bcast_bytes *b, int rel, int s, const struct c
     int sblk = (rel - s + p) % p, rblk = (rel - s - 1 + 2 * p) % p;
     char *sat = bcast_bytes_blocks(b, p, sblk, sblk + 1, &slen);
     char *rat = bcast_bytes_blocks(b, p, rblk, rblk + 1, &rlen);
-    int right = rel + 1 < p && slen > 0 ? pat_abs(rel + 1, a->root, p) : MPI_PROC_NULL;
-    int left = rel > 0 && rlen > 0 ? pat_abs(rel - 1, a->root, p) : MPI_PROC_NULL;
+    int right = rel + 1 < p && slen > 0 ? pattern_abs(rel + 1, a->root, p) : MPI_PROC_NULL;
+    int left = rel > 0 && rlen > 0 ? pattern_abs(rel - 1, a->root, p) : MPI_PROC_NULL;
     return p2p_sendrecv_n(sat, (MPI_Aint)slen, MPI_BYTE, right, rat, (MPI_Aint)rlen, MPI_BYTE,
                           left, a);
 }
@@ -40,7 +40,7 @@ static int ring_step(const struct bcast_bytes *b, int rel, int s, const struct c
 int bcast_scatter_allgather(const struct coll_args *a)
 {
     struct bcast_bytes b;
-    int rel = pat_rel(a->rank, a->root, a->size), err;
+    int rel = pattern_rel(a->rank, a->root, a->size), err;
     if (a->size == 1)
         return MPI_SUCCESS;
     if ((err = bcast_bytes_open(&b, a)) || b.n == 0)

@@ -28,7 +28,7 @@
  * power of two the steps move the same data as the pairwise exchange
  * rel <-> rel xor h of recursive doubling). */
 #include "algorithms/common/bcast_bytes.h"
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 
@@ -38,7 +38,7 @@ static int post_runs(const struct bcast_bytes *b, int first, int cnt, int peer, 
 {
     int run[4], err = MPI_SUCCESS;
     size_t len;
-    int nrun = bpat_wrapped_runs(first, cnt, a->size, run);
+    int nrun = bcast_pattern_wrapped_runs(first, cnt, a->size, run);
     for (int r = 0; r < nrun && !err; r++) {
         char *at = bcast_bytes_blocks(b, a->size, run[2 * r], run[2 * r] + run[2 * r + 1], &len);
         if (len == 0)
@@ -57,9 +57,9 @@ static int doubling_step(const struct bcast_bytes *b, int rel, int have, const s
     int p = a->size, cnt = have < p - have ? have : p - have, nreq = 0, err = MPI_SUCCESS;
     int to = (rel - have + p) % p, from = (rel + have) % p;
     if (rel != 0)
-        err = post_runs(b, rel + have, cnt, pat_abs(from, a->root, p), 1, a, reqs, &nreq);
+        err = post_runs(b, rel + have, cnt, pattern_abs(from, a->root, p), 1, a, reqs, &nreq);
     if (!err && to != 0)
-        err = post_runs(b, rel, cnt, pat_abs(to, a->root, p), 0, a, reqs, &nreq);
+        err = post_runs(b, rel, cnt, pattern_abs(to, a->root, p), 0, a, reqs, &nreq);
     int werr = p2p_waitall(a, nreq, reqs);
     return err ? err : werr;
 }
@@ -67,7 +67,7 @@ static int doubling_step(const struct bcast_bytes *b, int rel, int have, const s
 int bcast_scatter_rdb_allgather(const struct coll_args *a)
 {
     struct bcast_bytes b;
-    int rel = pat_rel(a->rank, a->root, a->size), err;
+    int rel = pattern_rel(a->rank, a->root, a->size), err;
     if (a->size == 1)
         return MPI_SUCCESS;
     if ((err = bcast_bytes_open(&b, a)) || b.n == 0)

@@ -2,7 +2,7 @@
  * layout, shared by allgather and allgatherv (see the algorithm files for
  * the patterns, costs and diagrams). */
 #include "algorithms/common/allgather_blocks.h"
-#include "algorithms/common/allgather_pattern.h"
+#include "algorithms/patterns/allgather_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
@@ -11,9 +11,10 @@
 #include <limits.h>
 #include <stdlib.h>
 
-struct agb_layout agb_layout_of(const struct coll_args *a)
+struct allgather_blocks_layout allgather_blocks_layout_of(const struct coll_args *a)
 {
-    struct agb_layout l = {a->recvbuf, a->recvtype, a->size, a->recvcount, NULL, NULL};
+    struct allgather_blocks_layout l = {a->recvbuf, a->recvtype, a->size, a->recvcount, NULL,
+                                        NULL};
     if (a->coll == COLL_allgatherv) {
         l.counts = a->recvcounts;
         l.displs = a->rdispls;
@@ -21,26 +22,26 @@ struct agb_layout agb_layout_of(const struct coll_args *a)
     return l;
 }
 
-int agb_block_count(const struct agb_layout *l, int i)
+int allgather_blocks_block_count(const struct allgather_blocks_layout *l, int i)
 {
     return l->counts ? l->counts[i] : l->count;
 }
 
-static MPI_Aint block_displ(const struct agb_layout *l, int i)
+static MPI_Aint block_displ(const struct allgather_blocks_layout *l, int i)
 {
     return l->counts ? l->displs[i] : (MPI_Aint)i * l->count;
 }
 
 /* 1 when the non-empty blocks of the run follow each other in memory, in
  * order; then they are *total elements from element *start on. */
-static int adjacent(const struct agb_layout *l, int first, int n, MPI_Aint *start,
+static int adjacent(const struct allgather_blocks_layout *l, int first, int n, MPI_Aint *start,
                     MPI_Aint *total)
 {
     MPI_Aint end = 0;
     int seen = 0;
     *start = 0;
     for (int k = 0; k < n; k++) {
-        int b = (first + k) % l->p, c = agb_block_count(l, b);
+        int b = (first + k) % l->p, c = allgather_blocks_block_count(l, b);
         if (c == 0)
             continue;
         if (seen && block_displ(l, b) != end)
@@ -56,7 +57,8 @@ static int adjacent(const struct agb_layout *l, int first, int n, MPI_Aint *star
 
 /* The blocks as one hindexed type over the buffer: byte displacements,
  * so neither element offsets nor their bytes need to fit an int. */
-static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_msg *m)
+static int indexed_msg(const struct allgather_blocks_layout *l, int first, int n,
+                       struct allgather_blocks_msg *m)
 {
     MPI_Aint *disp = scratch_get((size_t)n * (sizeof *disp + sizeof(int))), extent = buf_extent(l->type);
     int err;
@@ -65,7 +67,7 @@ static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_
     int *len = (int *)(disp + n);
     for (int k = 0; k < n; k++) {
         int b = (first + k) % l->p;
-        len[k] = agb_block_count(l, b);
+        len[k] = allgather_blocks_block_count(l, b);
         disp[k] = block_displ(l, b) * extent;
     }
     err = PMPI_Type_create_hindexed(n, len, disp, l->type, &m->type);
@@ -78,7 +80,8 @@ static int indexed_msg(const struct agb_layout *l, int first, int n, struct agb_
     return err;
 }
 
-int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m)
+int allgather_blocks_msg_of(const struct allgather_blocks_layout *l, int first, int n,
+                            struct allgather_blocks_msg *m)
 {
     MPI_Aint start, total;
     m->owned = 0;
@@ -92,104 +95,105 @@ int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m)
     return indexed_msg(l, first, n, m);
 }
 
-void agb_msg_free(const struct coll_args *a, struct agb_msg *m)
+void allgather_blocks_msg_free(const struct coll_args *a, struct allgather_blocks_msg *m)
 {
     if (m->owned)
         buf_type_free(a, &m->type);
     m->owned = 0;
 }
 
-int agb_place_own(const struct coll_args *a, const struct agb_layout *l)
+int allgather_blocks_place_own(const struct coll_args *a, const struct allgather_blocks_layout *l)
 {
-    struct agb_msg m;
+    struct allgather_blocks_msg m;
     int err;
     if (a->in_place)
         return MPI_SUCCESS;
-    if ((err = agb_msg_of(l, a->rank, 1, &m)))
+    if ((err = allgather_blocks_msg_of(l, a->rank, 1, &m)))
         return err;
     err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, m.origin, m.count, m.type, a);
-    agb_msg_free(a, &m);
+    allgather_blocks_msg_free(a, &m);
     return err;
 }
 
-int agb_exchange(const struct coll_args *a, const struct agb_layout *l, int sfirst, int sn,
-                 int dest, int rfirst, int rn, int src)
+int allgather_blocks_exchange(const struct coll_args *a, const struct allgather_blocks_layout *l,
+                              int sfirst, int sn, int dest, int rfirst, int rn, int src)
 {
-    struct agb_msg s, r;
-    int err = agb_msg_of(l, sfirst, sn, &s);
+    struct allgather_blocks_msg s, r;
+    int err = allgather_blocks_msg_of(l, sfirst, sn, &s);
     if (err)
         return err;
-    if (!(err = agb_msg_of(l, rfirst, rn, &r))) {
+    if (!(err = allgather_blocks_msg_of(l, rfirst, rn, &r))) {
         err = p2p_sendrecv(s.origin, s.count, s.type, dest, r.origin, r.count, r.type, src, a);
-        agb_msg_free(a, &r);
+        allgather_blocks_msg_free(a, &r);
     }
-    agb_msg_free(a, &s);
+    allgather_blocks_msg_free(a, &s);
     return err;
 }
 
 /* ---- ring ---- */
 
-int agb_ring(const struct coll_args *a)
+int allgather_blocks_ring(const struct coll_args *a)
 {
-    struct agb_layout l = agb_layout_of(a);
-    int p = a->size, r = a->rank, err = agb_place_own(a, &l);
+    struct allgather_blocks_layout l = allgather_blocks_layout_of(a);
+    int p = a->size, r = a->rank, err = allgather_blocks_place_own(a, &l);
     int right = (r + 1) % p, left = (r - 1 + p) % p;
     for (int s = 0; s < p - 1 && !err; s++)
-        err = agb_exchange(a, &l, (r - s + p) % p, 1, right, (r - s - 1 + p) % p, 1, left);
+        err = allgather_blocks_exchange(a, &l, (r - s + p) % p, 1, right, (r - s - 1 + p) % p, 1,
+                                        left);
     return err;
 }
 
 /* ---- recursive doubling, with folding for p not a power of two ---- */
 
 /* Even ranks of the first 2 rem give their block to their odd neighbour. */
-static int rd_fold_in(const struct coll_args *a, const struct agb_layout *l)
+static int rd_fold_in(const struct coll_args *a, const struct allgather_blocks_layout *l)
 {
-    struct agb_msg m;
-    int r = a->rank, even = r % 2 == 0, err = agb_msg_of(l, even ? r : r - 1, 1, &m);
+    struct allgather_blocks_msg m;
+    int r = a->rank, even = r % 2 == 0, err = allgather_blocks_msg_of(l, even ? r : r - 1, 1, &m);
     if (err)
         return err;
     if (even)
         err = p2p_send(m.origin, m.count, m.type, r + 1, a);
     else
         err = p2p_recv(m.origin, m.count, m.type, r - 1, a);
-    agb_msg_free(a, &m);
+    allgather_blocks_msg_free(a, &m);
     return err;
 }
 
 /* ... and get back every block but their own: blocks r+1, ..., r-1. */
-static int rd_fold_out(const struct coll_args *a, const struct agb_layout *l)
+static int rd_fold_out(const struct coll_args *a, const struct allgather_blocks_layout *l)
 {
-    struct agb_msg m;
+    struct allgather_blocks_msg m;
     int r = a->rank, p = a->size, even = r % 2 == 0;
-    int err = agb_msg_of(l, even ? r + 1 : r, p - 1, &m);
+    int err = allgather_blocks_msg_of(l, even ? r + 1 : r, p - 1, &m);
     if (err)
         return err;
     if (even)
         err = p2p_recv(m.origin, m.count, m.type, r + 1, a);
     else
         err = p2p_send(m.origin, m.count, m.type, r - 1, a);
-    agb_msg_free(a, &m);
+    allgather_blocks_msg_free(a, &m);
     return err;
 }
 
-static int rd_double(const struct coll_args *a, const struct agb_layout *l, int vrank)
+static int rd_double(const struct coll_args *a, const struct allgather_blocks_layout *l, int vrank)
 {
-    int pof2 = pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    int pof2 = pattern_pow2_floor(a->size), err = MPI_SUCCESS;
     for (int mask = 1; mask < pof2 && !err; mask <<= 1) {
         int vpeer = vrank ^ mask, slo, sn, rlo, rn;
-        agp_vgroup_range(vrank & ~(mask - 1), mask, a->size, &slo, &sn);
-        agp_vgroup_range(vpeer & ~(mask - 1), mask, a->size, &rlo, &rn);
-        int peer = pat_fold_real(vpeer, a->size);
-        err = agb_exchange(a, l, slo, sn, peer, rlo, rn, peer);
+        allgather_pattern_vgroup_range(vrank & ~(mask - 1), mask, a->size, &slo, &sn);
+        allgather_pattern_vgroup_range(vpeer & ~(mask - 1), mask, a->size, &rlo, &rn);
+        int peer = pattern_fold_real(vpeer, a->size);
+        err = allgather_blocks_exchange(a, l, slo, sn, peer, rlo, rn, peer);
     }
     return err;
 }
 
-int agb_recursive_doubling(const struct coll_args *a)
+int allgather_blocks_recursive_doubling(const struct coll_args *a)
 {
-    struct agb_layout l = agb_layout_of(a);
-    int p = a->size, rem = p - pat_pow2_floor(p), vrank = pat_fold_virtual(a->rank, p);
-    int err = agb_place_own(a, &l);
+    struct allgather_blocks_layout l = allgather_blocks_layout_of(a);
+    int p = a->size, rem = p - pattern_pow2_floor(p), vrank = pattern_fold_virtual(a->rank, p);
+    int err = allgather_blocks_place_own(a, &l);
     if (!err && a->rank < 2 * rem)
         err = rd_fold_in(a, &l);
     if (!err && vrank >= 0)
@@ -203,23 +207,24 @@ int agb_recursive_doubling(const struct coll_args *a)
 
 /* Byte offsets off[0..p] of blocks r, r+1, ..., r-1 packed one after the
  * other (this rank's counts and type: the byte sizes agree everywhere). */
-static size_t *bruck_offsets(const struct agb_layout *l, int r)
+static size_t *bruck_offsets(const struct allgather_blocks_layout *l, int r)
 {
     size_t *off = scratch_get(((size_t)l->p + 1) * sizeof *off), tsize = buf_type_size(l->type);
     if (!off)
         return NULL;
     off[0] = 0;
     for (int i = 0; i < l->p; i++)
-        off[i + 1] = off[i] + (size_t)agb_block_count(l, (r + i) % l->p) * tsize;
+        off[i + 1] = off[i] + (size_t)allgather_blocks_block_count(l, (r + i) % l->p) * tsize;
     return off;
 }
 
-static int bruck_pack_own(const struct coll_args *a, const struct agb_layout *l, char *tmp)
+static int bruck_pack_own(const struct coll_args *a, const struct allgather_blocks_layout *l,
+                          char *tmp)
 {
     if (!a->in_place)
         return buf_pack(a->sendbuf, a->sendcount, a->sendtype, tmp, a);
     return buf_pack(buf_at(l->buf, block_displ(l, a->rank), l->type),
-                    agb_block_count(l, a->rank), l->type, tmp, a);
+                    allgather_blocks_block_count(l, a->rank), l->type, tmp, a);
 }
 
 /* Step with distance d: send positions [0, n) to r - d, receive positions
@@ -237,22 +242,22 @@ static int bruck_steps(const struct coll_args *a, char *tmp, const size_t *off)
 
 /* Position i (block r + i) goes to its place in recvbuf, one block at a
  * time. */
-static int bruck_unrotate(const struct coll_args *a, const struct agb_layout *l,
+static int bruck_unrotate(const struct coll_args *a, const struct allgather_blocks_layout *l,
                           const char *tmp, const size_t *off)
 {
     int err = MPI_SUCCESS;
     for (int i = 1; i < l->p && !err; i++) {
         int b = (a->rank + i) % l->p;
         err = buf_unpack(tmp + off[i], buf_at(l->buf, block_displ(l, b), l->type),
-                         agb_block_count(l, b), l->type, a);
+                         allgather_blocks_block_count(l, b), l->type, a);
     }
     return err;
 }
 
-int agb_bruck(const struct coll_args *a)
+int allgather_blocks_bruck(const struct coll_args *a)
 {
-    struct agb_layout l = agb_layout_of(a);
-    int err = agb_place_own(a, &l);
+    struct allgather_blocks_layout l = allgather_blocks_layout_of(a);
+    int err = allgather_blocks_place_own(a, &l);
     if (err || a->size == 1)
         return err;
     size_t *off = bruck_offsets(&l, a->rank);

@@ -11,7 +11,7 @@
 #include "algorithms/coll.h"
 
 /* The receive buffer of an allgather(v) as p blocks of type. */
-struct agb_layout {
+struct allgather_blocks_layout {
     void *buf;
     MPI_Datatype type;
     int p;
@@ -21,8 +21,8 @@ struct agb_layout {
 
 /* Blocks first, first+1, ..., first+n-1 (mod p) as one message: origin,
  * count and type; a derived (indexed) type when the blocks are not
- * adjacent in memory, to be released with agb_msg_free. */
-struct agb_msg {
+ * adjacent in memory, to be released with allgather_blocks_msg_free. */
+struct allgather_blocks_msg {
     void *origin;
     int count;
     MPI_Datatype type;
@@ -30,21 +30,22 @@ struct agb_msg {
 };
 
 /* The layout of a call (allgather or allgatherv). */
-struct agb_layout agb_layout_of(const struct coll_args *a);
-int agb_block_count(const struct agb_layout *l, int i);
-int agb_msg_of(const struct agb_layout *l, int first, int n, struct agb_msg *m);
-void agb_msg_free(const struct coll_args *a, struct agb_msg *m);
+struct allgather_blocks_layout allgather_blocks_layout_of(const struct coll_args *a);
+int allgather_blocks_block_count(const struct allgather_blocks_layout *l, int i);
+int allgather_blocks_msg_of(const struct allgather_blocks_layout *l, int first, int n,
+                            struct allgather_blocks_msg *m);
+void allgather_blocks_msg_free(const struct coll_args *a, struct allgather_blocks_msg *m);
 
 /* Copy the caller's block into its place in recvbuf (nothing in place). */
-int agb_place_own(const struct coll_args *a, const struct agb_layout *l);
+int allgather_blocks_place_own(const struct coll_args *a, const struct allgather_blocks_layout *l);
 /* Send blocks [sfirst, +sn) to dest and receive [rfirst, +rn) from src. */
-int agb_exchange(const struct coll_args *a, const struct agb_layout *l, int sfirst, int sn,
-                 int dest, int rfirst, int rn, int src);
+int allgather_blocks_exchange(const struct coll_args *a, const struct allgather_blocks_layout *l,
+                              int sfirst, int sn, int dest, int rfirst, int rn, int src);
 
-/* The cores; each starts with agb_place_own. */
-int agb_ring(const struct coll_args *a);
-int agb_recursive_doubling(const struct coll_args *a);
-int agb_bruck(const struct coll_args *a);
-int agb_linear(const struct coll_args *a); /* agb_linear.c */
+/* The cores; each starts with allgather_blocks_place_own. */
+int allgather_blocks_ring(const struct coll_args *a);
+int allgather_blocks_recursive_doubling(const struct coll_args *a);
+int allgather_blocks_bruck(const struct coll_args *a);
+int allgather_blocks_linear(const struct coll_args *a); /* allgather_blocks_linear.c */
 
 #endif

@@ -5,7 +5,7 @@
  * type; that is what lets a contiguous root feed a non-contiguous rank. */
 #include "algorithms/common/bcast_bytes.h"
 
-#include "algorithms/common/bcast_pattern.h"
+#include "algorithms/patterns/bcast_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
@@ -40,8 +40,8 @@ int bcast_bytes_close(struct bcast_bytes *b, int err, const struct coll_args *a)
 
 char *bcast_bytes_blocks(const struct bcast_bytes *b, int p, int first, int end, size_t *len)
 {
-    size_t lo = bpat_block_offset(b->n, p, first);
-    *len = bpat_block_offset(b->n, p, end) - lo;
+    size_t lo = bcast_pattern_block_offset(b->n, p, first);
+    *len = bcast_pattern_block_offset(b->n, p, end) - lo;
     return b->p + lo;
 }
 
@@ -52,12 +52,12 @@ static int scatter_down(const struct bcast_bytes *b, int rel, const struct coll_
     MPI_Request reqs[32];
     int p = a->size, nreq = 0, err = MPI_SUCCESS;
     size_t len;
-    for (int m = pat_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2) {
+    for (int m = pattern_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2) {
         if (rel + m >= p)
             continue;
-        char *at = bcast_bytes_blocks(b, p, rel + m, bpat_subtree_end(rel + m, p), &len);
+        char *at = bcast_bytes_blocks(b, p, rel + m, bcast_pattern_subtree_end(rel + m, p), &len);
         if (len > 0)
-            err = tree_send_child(at, (MPI_Aint)len, MPI_BYTE, pat_abs(rel + m, a->root, p), a,
+            err = tree_send_child(at, (MPI_Aint)len, MPI_BYTE, pattern_abs(rel + m, a->root, p), a,
                                    reqs, &nreq);
     }
     int werr = p2p_waitall(a, nreq, reqs);
@@ -66,11 +66,11 @@ static int scatter_down(const struct bcast_bytes *b, int rel, const struct coll_
 
 int bcast_bytes_scatter(const struct bcast_bytes *b, const struct coll_args *a)
 {
-    int p = a->size, rel = pat_rel(a->rank, a->root, p), err = MPI_SUCCESS;
+    int p = a->size, rel = pattern_rel(a->rank, a->root, p), err = MPI_SUCCESS;
     size_t len;
     if (rel != 0) {
-        char *at = bcast_bytes_blocks(b, p, rel, bpat_subtree_end(rel, p), &len);
-        int parent = pat_abs(pat_binomial_parent(rel), a->root, p);
+        char *at = bcast_bytes_blocks(b, p, rel, bcast_pattern_subtree_end(rel, p), &len);
+        int parent = pattern_abs(pattern_binomial_parent(rel), a->root, p);
         if (len > 0 && (err = p2p_recv_n(at, (MPI_Aint)len, MPI_BYTE, parent, a)))
             return err;
     }
@@ -80,15 +80,15 @@ int bcast_bytes_scatter(const struct bcast_bytes *b, const struct coll_args *a)
 static int post_recv(const struct bcast_bytes *b, size_t seg, size_t i, int parent,
                      const struct coll_args *a, MPI_Request *req)
 {
-    return p2p_irecv_n(b->p + i * seg, (MPI_Aint)bpat_seg_len(b->n, seg, i), MPI_BYTE, parent,
-                       a, req);
+    return p2p_irecv_n(b->p + i * seg, (MPI_Aint)bcast_pattern_seg_len(b->n, seg, i), MPI_BYTE,
+                       parent, a, req);
 }
 
 int bcast_bytes_forward(const struct bcast_bytes *b, size_t seg, int parent,
                         const int *kids, int nkids, const struct coll_args *a)
 {
     MPI_Request rreq = MPI_REQUEST_NULL, sreq[BCAST_BYTES_MAX_KIDS];
-    size_t nseg = bpat_seg_count(b->n, seg);
+    size_t nseg = bcast_pattern_seg_count(b->n, seg);
     int err = MPI_SUCCESS;
     for (int k = 0; k < nkids; k++)
         sreq[k] = MPI_REQUEST_NULL;
@@ -100,7 +100,7 @@ int bcast_bytes_forward(const struct bcast_bytes *b, size_t seg, int parent,
         if (!err) /* the previous segment's sends */
             err = p2p_waitall(a, nkids, sreq);
         for (int k = 0; k < nkids && !err; k++)
-            if ((err = p2p_isend_n(b->p + i * seg, (MPI_Aint)bpat_seg_len(b->n, seg, i),
+            if ((err = p2p_isend_n(b->p + i * seg, (MPI_Aint)bcast_pattern_seg_len(b->n, seg, i),
                                    MPI_BYTE, kids[k], a, &sreq[k])))
                 sreq[k] = MPI_REQUEST_NULL;
     }

@@ -31,7 +31,7 @@ int bcast_bytes_close(struct bcast_bytes *b, int err, const struct coll_args *a)
 char *bcast_bytes_blocks(const struct bcast_bytes *b, int p, int first, int end, size_t *len);
 
 /* Binomial scatter from the root: relative rank rel ends up holding the
- * blocks of its subtree [rel, bpat_subtree_end(rel, p)). */
+ * blocks of its subtree [rel, bcast_pattern_subtree_end(rel, p)). */
 int bcast_bytes_scatter(const struct bcast_bytes *b, const struct coll_args *a);
 
 /* Segmented forwarding down any tree: receive each seg-byte segment from

@@ -12,7 +12,7 @@
 
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 #include "algorithms/common/tree_send.h"
 
@@ -27,13 +27,13 @@ static int tree_down(void *buf, int count, MPI_Datatype type, int root,
                      const struct coll_args *a)
 {
     MPI_Request reqs[BCAST_TREE_MAX_CHILDREN];
-    int p = a->size, rel = pat_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
+    int p = a->size, rel = pattern_rel(a->rank, root, p), n = 0, err = MPI_SUCCESS;
     if (rel != 0 &&
-        (err = p2p_recv(buf, count, type, pat_abs(pat_binomial_parent(rel), root, p), a)))
+        (err = p2p_recv(buf, count, type, pattern_abs(pattern_binomial_parent(rel), root, p), a)))
         return err;
-    for (int m = pat_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2)
+    for (int m = pattern_binomial_mask(rel, p) / 2; m > 0 && !err; m /= 2)
         if (rel + m < p)
-            err = tree_send_child(buf, count, type, pat_abs(rel + m, root, p), a, reqs, &n);
+            err = tree_send_child(buf, count, type, pattern_abs(rel + m, root, p), a, reqs, &n);
     int werr = p2p_waitall(a, n, reqs);
     return err ? err : werr;
 }
@@ -58,7 +58,7 @@ int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int rel = 1; rel < p && !err; rel++)
-        if (!(err = p2p_isend(buf, count, type, pat_abs(rel, root, p), a, &reqs[n])))
+        if (!(err = p2p_isend(buf, count, type, pattern_abs(rel, root, p), a, &reqs[n])))
             n++;
     int werr = p2p_waitall(a, n, reqs);
     scratch_put(reqs);

@@ -7,12 +7,12 @@
 
 #include <stdlib.h>
 
-static int block_count(const struct lin_blocks *b, int i)
+static int block_count(const struct linear_root_blocks *b, int i)
 {
     return b->counts ? b->counts[i] : b->count;
 }
 
-static void *block_at(const struct lin_blocks *b, int i)
+static void *block_at(const struct linear_root_blocks *b, int i)
 {
     MPI_Aint d = b->adispls ? b->adispls[i] : b->counts ? b->displs[i] : (MPI_Aint)i * b->count;
     return buf_at(b->buf, d, b->type);
@@ -20,7 +20,8 @@ static void *block_at(const struct lin_blocks *b, int i)
 
 /* Next peer after *next (in rank order from root+1) with a non-empty block,
  * or -1 when none is left. */
-static int next_peer(const struct coll_args *a, int root, const struct lin_blocks *b, int *next)
+static int next_peer(const struct coll_args *a, int root, const struct linear_root_blocks *b,
+                     int *next)
 {
     while (*next < a->size - 1) {
         int peer = (root + 1 + (*next)++) % a->size;
@@ -30,8 +31,8 @@ static int next_peer(const struct coll_args *a, int root, const struct lin_block
     return -1;
 }
 
-static int post(const struct coll_args *a, const struct lin_blocks *b, int sending, int peer,
-                MPI_Request *req)
+static int post(const struct coll_args *a, const struct linear_root_blocks *b, int sending,
+                int peer, MPI_Request *req)
 {
     if (sending)
         return p2p_isend(block_at(b, peer), block_count(b, peer), b->type, peer, a, req);
@@ -39,8 +40,8 @@ static int post(const struct coll_args *a, const struct lin_blocks *b, int sendi
 }
 
 /* Keep up to window requests in flight until every peer is served. */
-int lin_root_exchange(const struct coll_args *a, int root, const struct lin_blocks *b,
-                      int sending, int window)
+int linear_root_exchange(const struct coll_args *a, int root, const struct linear_root_blocks *b,
+                         int sending, int window)
 {
     int next = 0, peer, err = MPI_SUCCESS, n = 0;
     if (window <= 0 || window > a->size - 1)
@@ -61,7 +62,7 @@ int lin_root_exchange(const struct coll_args *a, int root, const struct lin_bloc
     return err;
 }
 
-int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window)
+int linear_root_gather(const struct coll_args *a, const struct linear_root_blocks *b, int window)
 {
     int err = MPI_SUCCESS;
     if (a->rank != a->root) {
@@ -72,10 +73,10 @@ int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window
     if (!a->in_place)
         err = buf_copy(a->sendbuf, a->sendcount, a->sendtype, block_at(b, a->root),
                        block_count(b, a->root), b->type, a);
-    return err ? err : lin_root_exchange(a, a->root, b, 0, window);
+    return err ? err : linear_root_exchange(a, a->root, b, 0, window);
 }
 
-int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int window)
+int linear_root_scatter(const struct coll_args *a, const struct linear_root_blocks *b, int window)
 {
     int err = MPI_SUCCESS;
     if (a->rank != a->root) {
@@ -86,5 +87,5 @@ int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int windo
     if (!a->in_place)
         err = buf_copy(block_at(b, a->root), block_count(b, a->root), b->type, a->recvbuf,
                        a->recvcount, a->recvtype, a);
-    return err ? err : lin_root_exchange(a, a->root, b, 1, window);
+    return err ? err : linear_root_exchange(a, a->root, b, 1, window);
 }

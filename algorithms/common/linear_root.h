@@ -10,11 +10,11 @@
 #include "algorithms/coll.h"
 
 /* Default bound on requests in flight of the throttled variants. */
-#define LIN_DEFAULT_OUTSTANDING 8
+#define LINEAR_ROOT_DEFAULT_OUTSTANDING 8
 
 /* The root's buffer as p blocks: recvbuf/recvtype of gather(v),
  * sendbuf/sendtype of scatter(v). */
-struct lin_blocks {
+struct linear_root_blocks {
     void *buf;
     MPI_Datatype type;
     int count;                  /* elements per block when counts is NULL */
@@ -25,12 +25,12 @@ struct lin_blocks {
 /* The root's side alone: send (sending) or receive block r of b to or
  * from every rank r != root whose block is not empty, in rank order from
  * root + 1, at most window requests in flight (<= 0: all at once). */
-int lin_root_exchange(const struct coll_args *a, int root, const struct lin_blocks *b,
-                      int sending, int window);
+int linear_root_exchange(const struct coll_args *a, int root, const struct linear_root_blocks *b,
+                         int sending, int window);
 
 /* The whole collective. window <= 0 or >= p-1: every request at once.
  * Ranks skip empty blocks on both sides (their byte sizes agree). */
-int lin_gather(const struct coll_args *a, const struct lin_blocks *b, int window);
-int lin_scatter(const struct coll_args *a, const struct lin_blocks *b, int window);
+int linear_root_gather(const struct coll_args *a, const struct linear_root_blocks *b, int window);
+int linear_root_scatter(const struct coll_args *a, const struct linear_root_blocks *b, int window);
 
 #endif

@@ -20,34 +20,34 @@
 #include "algorithms/common/rabenseifner.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/rs_core.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 static int steps_of(const struct coll_args *a)
 {
-    return pat_ceil_log2(pat_pow2_floor(a->size));
+    return pattern_ceil_log2(pattern_pow2_floor(a->size));
 }
 
 /* Element range of virtual rank v after k halving steps. */
 static void range(const struct coll_args *a, int v, int k, int *off, int *len)
 {
-    int pof2 = pat_pow2_floor(a->size), lo, n;
-    rsp_halving_range(v, k, pof2, &lo, &n);
-    *off = pat_block_offset(a->count, pof2, lo);
-    *len = pat_block_offset(a->count, pof2, lo + n) - *off;
+    int pof2 = pattern_pow2_floor(a->size), lo, n;
+    reduce_scatter_pattern_halving_range(v, k, pof2, &lo, &n);
+    *off = pattern_block_offset(a->count, pof2, lo);
+    *len = pattern_block_offset(a->count, pof2, lo + n) - *off;
 }
 
-void rab_final_range(const struct coll_args *a, int vrank, int *off, int *len)
+void rabenseifner_final_range(const struct coll_args *a, int vrank, int *off, int *len)
 {
     range(a, vrank, steps_of(a), off, len);
 }
 
-int rab_reduce_scatter(const struct coll_args *a, int vrank, void **acc, void **scratch)
+int rabenseifner_reduce_scatter(const struct coll_args *a, int vrank, void **acc, void **scratch)
 {
     MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
     for (int i = 0; i < steps_of(a) && !err; i++) {
-        int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size);
+        int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size);
         int koff, klen, goff, glen;
         MPI_Aint off, len;
         range(a, vrank, i + 1, &koff, &klen);
@@ -56,17 +56,17 @@ int rab_reduce_scatter(const struct coll_args *a, int vrank, void **acc, void **
                            t, peer, a);
         off = koff, len = klen;
         if (!err)
-            err = rs_combine(a, vpeer < vrank, 1, &off, &len, acc, scratch);
+            err = reduce_scatter_core_combine(a, vpeer < vrank, 1, &off, &len, acc, scratch);
     }
     return err;
 }
 
-int rab_allgather(const struct coll_args *a, int vrank, void *buf)
+int rabenseifner_allgather(const struct coll_args *a, int vrank, void *buf)
 {
     MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
     for (int i = steps_of(a) - 1; i >= 0 && !err; i--) {
-        int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size);
+        int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size);
         int moff, mlen, poff, plen;
         range(a, vrank, i + 1, &moff, &mlen);
         range(a, vpeer, i + 1, &poff, &plen);
@@ -78,12 +78,12 @@ int rab_allgather(const struct coll_args *a, int vrank, void *buf)
 
 /* Ranks whose distance to vroot has bit i as its highest bit send at
  * step i and are done; the others receive and grow their range. */
-int rab_gather(const struct coll_args *a, int vrank, int vroot, void *buf)
+int rabenseifner_gather(const struct coll_args *a, int vrank, int vroot, void *buf)
 {
     MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
     for (int i = steps_of(a) - 1; i >= 0 && !err; i--) {
-        int vpeer = vrank ^ (1 << i), peer = pat_fold_real(vpeer, a->size), off, len;
+        int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size), off, len;
         if ((vrank ^ vroot) & (1 << i)) {
             range(a, vrank, i + 1, &off, &len);
             return p2p_send(buf_at(buf, off, t), len, t, peer, a);

@@ -30,7 +30,7 @@
 
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <limits.h>
@@ -72,22 +72,22 @@ static int side_rank(const struct rt_side *s, int d, int p)
 }
 
 /* Parent and children of this rank within one side, if it belongs there. */
-static void join_side(enum rtree_shape shape, const struct rt_side *s,
+static void join_side(enum reduce_tree_shape shape, const struct rt_side *s,
                       const struct coll_args *a, struct rt_node *n)
 {
     int p = a->size, d = (((a->rank - s->origin) * s->dir) % p + p) % p;
     if (d >= s->m)
         return;
-    int pd = rtree_parent(shape, d, s->m), first = n->nchild;
+    int pd = reduce_tree_parent(shape, d, s->m), first = n->nchild;
     n->parent = pd < 0 ? s->top_parent : side_rank(s, pd, p);
-    n->nchild += rtree_children(shape, d, s->m, n->child + first);
+    n->nchild += reduce_tree_children(shape, d, s->m, n->child + first);
     for (int i = first; i < n->nchild; i++) {
         n->child[i] = side_rank(s, n->child[i], p);
         n->left[i] = (unsigned char)s->mirrored;
     }
 }
 
-static int build_node(enum rtree_shape shape, int root, int commutative,
+static int build_node(enum reduce_tree_shape shape, int root, int commutative,
                       const struct coll_args *a, struct rt_node *n)
 {
     int p = a->size, nsides = 0;
@@ -102,14 +102,14 @@ static int build_node(enum rtree_shape shape, int root, int commutative,
         sides[nsides++] = (struct rt_side){root, 1, p, -1, 0};
     } else {
         sides[nsides++] = (struct rt_side){root, 1, p - root, -1, 0};
-        if (shape == RTREE_FLAT)
+        if (shape == REDUCE_TREE_FLAT)
             sides[nsides++] = (struct rt_side){root, -1, root + 1, -1, 1};
         else
             sides[nsides++] = (struct rt_side){0, 1, root, root, 0};
     }
     for (int i = 0; i < nsides; i++)
         join_side(shape, &sides[i], a, n);
-    if (!commutative && shape != RTREE_FLAT && a->rank == root && root > 0) {
+    if (!commutative && shape != REDUCE_TREE_FLAT && a->rank == root && root > 0) {
         n->child[n->nchild] = 0; /* top of the lower ranks' tree */
         n->left[n->nchild++] = 1;
     }
@@ -258,7 +258,7 @@ static int seg_count(MPI_Aint count, MPI_Datatype type, size_t seg)
     return n > INT_MAX ? INT_MAX : (int)n;
 }
 
-int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
+int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a)
 {
@@ -284,6 +284,6 @@ int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, MPI_
 int reduce_tree_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                          MPI_Op op, int root, const struct coll_args *a)
 {
-    return reduce_tree(RTREE_BINOMIAL, sendbuf, recvbuf, count, type, op, root,
+    return reduce_tree(REDUCE_TREE_BINOMIAL, sendbuf, recvbuf, count, type, op, root,
                        a->params.seg, a);
 }

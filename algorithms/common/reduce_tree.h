@@ -5,7 +5,7 @@
 #define COLLSHIM_REDUCE_TREE_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/reduce_tree_pattern.h"
+#include "algorithms/patterns/reduce_tree_pattern.h"
 
 /* Reduce count elements of type with op to root along a tree of the given
  * shape, cut into segments of seg bytes (0: the whole vector in one), with
@@ -19,7 +19,7 @@
  * count may pass INT_MAX (a whole reduce_scatter vector): a segment is at
  * most INT_MAX elements.
  * Traffic uses a->comm and a->coll's tag. */
-int reduce_tree(enum rtree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
+int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a);
 

@@ -5,7 +5,7 @@
 #include "engine/p2p_bytes.h"
 #include "algorithms/common/tree_send.h"
 
-size_t tb_bytes(int count, MPI_Datatype type)
+size_t tree_bytes_bytes(int count, MPI_Datatype type)
 {
     return count > 0 ? (size_t)count * buf_type_size(type) : 0;
 }
@@ -21,7 +21,7 @@ static int rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi
         int r0 = runs[i][0], n = runs[i][1] - r0;
         if (n <= 0)
             continue;
-        void *user = buf_at(buf, (MPI_Aint)pat_abs(r0, a->root, a->size) * count, type);
+        void *user = buf_at(buf, (MPI_Aint)pattern_abs(r0, a->root, a->size) * count, type);
         char *b = bytes + (size_t)r0 * blk;
         MPI_Aint elems = (MPI_Aint)n * count;
         err = pack ? buf_pack(user, elems, type, b, a) : buf_unpack(b, user, elems, type, a);
@@ -29,28 +29,28 @@ static int rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi
     return err;
 }
 
-int tb_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
-                    const struct coll_args *a, char *bytes, size_t blk)
+int tree_bytes_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
+                            const struct coll_args *a, char *bytes, size_t blk)
 {
     return rotated(buf, count, type, lo, hi, a, bytes, blk, 1);
 }
 
-int tb_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
-                      const struct coll_args *a, void *buf, int count, MPI_Datatype type)
+int tree_bytes_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
+                              const struct coll_args *a, void *buf, int count, MPI_Datatype type)
 {
     return rotated(buf, count, type, lo, hi, a, (char *)bytes, blk, 0);
 }
 
-int tb_post_children(const struct coll_args *a, int rel, char *stage, size_t blk, int sending,
-                     MPI_Request *reqs, int *n)
+int tree_bytes_post_children(const struct coll_args *a, int rel, char *stage, size_t blk,
+                             int sending, MPI_Request *reqs, int *n)
 {
     int p = a->size, err = MPI_SUCCESS;
     *n = 0;
-    for (int m = pat_binomial_mask(rel, p) >> 1; m > 0 && !err; m >>= 1) {
-        int child = rel + m, peer = pat_abs(child, a->root, p);
+    for (int m = pattern_binomial_mask(rel, p) >> 1; m > 0 && !err; m >>= 1) {
+        int child = rel + m, peer = pattern_abs(child, a->root, p);
         if (child >= p)
             continue;
-        MPI_Aint len = (MPI_Aint)((size_t)tb_subtree(child, p) * blk);
+        MPI_Aint len = (MPI_Aint)((size_t)tree_bytes_subtree(child, p) * blk);
         char *at = stage + (size_t)m * blk;
         if (sending)
             err = tree_send_child(at, len, MPI_BYTE, peer, a, reqs, n);

@@ -10,30 +10,30 @@
 #define COLLSHIM_TREE_BYTES_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 /* Relative ranks in the binomial subtree of rel: [rel, rel + size). */
-static inline int tb_subtree(int rel, int p)
+static inline int tree_bytes_subtree(int rel, int p)
 {
-    int m = pat_binomial_mask(rel, p);
+    int m = pattern_binomial_mask(rel, p);
     return m < p - rel ? m : p - rel;
 }
 
 /* Bytes of the data of count elements of type. */
-size_t tb_bytes(int count, MPI_Datatype type);
+size_t tree_bytes_bytes(int count, MPI_Datatype type);
 /* Relative blocks [lo, hi) between the root's user buffer (p blocks of
  * count elements of type, in rank order) and the relative byte array
  * (blocks of blk bytes): at most two runs of buf_pack/buf_unpack. */
-int tb_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
-                    const struct coll_args *a, char *bytes, size_t blk);
-int tb_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
-                      const struct coll_args *a, void *buf, int count, MPI_Datatype type);
+int tree_bytes_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
+                            const struct coll_args *a, char *bytes, size_t blk);
+int tree_bytes_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
+                              const struct coll_args *a, void *buf, int count, MPI_Datatype type);
 
 /* Post a receive (gather) or send (scatter) of each child's subtree of
  * the binomial tree rooted at a->root, at stage + (child - rel) * blk,
  * into reqs (room for 32), counted in *n; a send to another node is made
  * before this returns instead (tree_send_child). */
-int tb_post_children(const struct coll_args *a, int rel, char *stage, size_t blk, int sending,
-                     MPI_Request *reqs, int *n);
+int tree_bytes_post_children(const struct coll_args *a, int rel, char *stage, size_t blk,
+                             int sending, MPI_Request *reqs, int *n);
 
 #endif

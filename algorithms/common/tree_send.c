@@ -1,7 +1,7 @@
 /* tree_send.c - a tree's parent sending to its children (tree_send.h). */
 #include "algorithms/common/tree_send.h"
 
-#include "algorithms/common/node.h"
+#include "algorithms/compose/node.h"
 #include "engine/p2p_bytes.h"
 
 /* From the communicator's layout; without one, a group of one rank per

@@ -43,7 +43,7 @@ static char *direct_stage(const struct coll_args *a, int nsub)
 static int collect(const struct coll_args *a, int rel, char *stage, size_t blk)
 {
     MPI_Request reqs[32];
-    int n, err = tb_post_children(a, rel, stage, blk, 0, reqs, &n);
+    int n, err = tree_bytes_post_children(a, rel, stage, blk, 0, reqs, &n);
     int err2 = p2p_waitall(a, n, reqs);
     return err ? err : err2;
 }
@@ -59,9 +59,10 @@ static int own_block_at_root(const struct coll_args *a)
 
 int gather_binomial(const struct coll_args *a)
 {
-    int p = a->size, rel = pat_rel(a->rank, a->root, p), is_root = a->rank == a->root;
-    size_t blk = is_root ? tb_bytes(a->recvcount, a->recvtype) : tb_bytes(a->sendcount, a->sendtype);
-    int nsub = tb_subtree(rel, p), err = is_root ? own_block_at_root(a) : MPI_SUCCESS;
+    int p = a->size, rel = pattern_rel(a->rank, a->root, p), is_root = a->rank == a->root;
+    size_t blk = is_root ? tree_bytes_bytes(a->recvcount, a->recvtype)
+                         : tree_bytes_bytes(a->sendcount, a->sendtype);
+    int nsub = tree_bytes_subtree(rel, p), err = is_root ? own_block_at_root(a) : MPI_SUCCESS;
     if (err || p == 1 || blk == 0)
         return err;
     char *tmp = NULL, *stage = direct_stage(a, nsub);
@@ -73,9 +74,10 @@ int gather_binomial(const struct coll_args *a)
         err = collect(a, rel, stage, blk);
     if (!err && !is_root)
         err = p2p_send_n(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
-                         pat_abs(pat_binomial_parent(rel), a->root, p), a);
+                         pattern_abs(pattern_binomial_parent(rel), a->root, p), a);
     if (!err && is_root && tmp)
-        err = tb_unpack_rotated(stage, blk, 1, p, a, a->recvbuf, a->recvcount, a->recvtype);
+        err =
+            tree_bytes_unpack_rotated(stage, blk, 1, p, a, a->recvbuf, a->recvcount, a->recvtype);
     buf_free(a, tmp);
     return err;
 }

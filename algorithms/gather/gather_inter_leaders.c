@@ -7,7 +7,7 @@
  * Cost = Cost(gather, q, n) + alpha + n beta, q = the sending group's
  * size; many small blocks (one message reaches the root). */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 
 static int group_sends(const struct coll_args *a)

@@ -4,7 +4,7 @@
  *
  * Cost = q alpha + n beta (latencies overlap), q = the sending group's
  * size; large blocks. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int gather_inter_linear(const struct coll_args *a)
 {

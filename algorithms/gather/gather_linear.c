@@ -14,11 +14,11 @@
  * The root's link carries everything either way; with the latencies
  * overlapped it wins for large n and small p, where the binomial tree's
  * lg(p) rounds of store-and-forward only add copies. The core is
- * lin_gather (common/linear_root.c). */
+ * linear_root_gather (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
 
 int gather_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {a->recvbuf, a->recvtype, a->recvcount, NULL, NULL, NULL};
-    return lin_gather(a, &b, 0);
+    struct linear_root_blocks b = {a->recvbuf, a->recvtype, a->recvcount, NULL, NULL, NULL};
+    return linear_root_gather(a, &b, 0);
 }

@@ -6,15 +6,15 @@
  *   representatives: gatherv of the nodes' runs to the root       (inter)
  *
  * each run by the algorithm the tables choose for its group
- * (common/steps.h), on a type of one rank's block: one message per node
+ * (compose/steps.h), on a type of one rank's block: one message per node
  * reaches the root's node instead of one per rank.
  *
  * Cost (k ranks per node, N nodes, n bytes in all) = Cost_i(gather, nk/p, k)
  * + Cost_e(gatherv, n, N); binomial then linear levels:
  * lg k alpha_i + (k-1)/p n beta_i + (N-1) alpha_e + (N-1)/N n beta_e. */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int gather_node(const struct coll_args *a)
 {

@@ -4,7 +4,7 @@
  *
  * Cost = q alpha + n beta (latencies overlap), q = the sending group's
  * size; the only order that needs no rank to know another's count. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int gatherv_inter_linear(const struct coll_args *a)
 {

@@ -8,11 +8,12 @@
  *
  * Cost = (p-1) alpha + n beta (n = all blocks' bytes; latencies overlap)
  * The usual choice: no rank can know the total, and a tree would have to
- * pack uneven subtrees. The core is lin_gather (common/linear_root.c). */
+ * pack uneven subtrees. The core is linear_root_gather
+ * (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
 
 int gatherv_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
-    return lin_gather(a, &b, 0);
+    struct linear_root_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
+    return linear_root_gather(a, &b, 0);
 }

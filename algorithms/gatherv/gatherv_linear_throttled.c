@@ -1,7 +1,7 @@
 /* gatherv_linear_throttled.c - linear gatherv with a bounded window.
  *
  * As gatherv_linear, but the root keeps at most w receives posted
- * (a->params.outstanding, default LIN_DEFAULT_OUTSTANDING = 8); each
+ * (a->params.outstanding, default LINEAR_ROOT_DEFAULT_OUTSTANDING = 8); each
  * completion (Waitany) posts the next rank's receive, in rank order from
  * root+1:
  *
@@ -19,7 +19,7 @@
 
 int gatherv_linear_throttled(const struct coll_args *a)
 {
-    struct lin_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
-    int w = a->params.outstanding > 0 ? a->params.outstanding : LIN_DEFAULT_OUTSTANDING;
-    return lin_gather(a, &b, w);
+    struct linear_root_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
+    int w = a->params.outstanding > 0 ? a->params.outstanding : LINEAR_ROOT_DEFAULT_OUTSTANDING;
+    return linear_root_gather(a, &b, w);
 }

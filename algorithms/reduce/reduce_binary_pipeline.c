@@ -32,6 +32,6 @@
 int reduce_binary_pipeline(const struct coll_args *a)
 {
     size_t seg = a->params.seg ? a->params.seg : REDUCE_BINARY_PIPELINE_SEG;
-    return reduce_tree(RTREE_BINARY, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
+    return reduce_tree(REDUCE_TREE_BINARY, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
                        a->root, seg, a);
 }

@@ -7,7 +7,7 @@
  * Cost = Cost(reduce, q, n) + alpha + n beta, q = the sending group's
  * size; any size, the default. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 
 static int group_reduces(const struct coll_args *a)

@@ -7,7 +7,7 @@
  * link carries q n), q = the sending group's size; tiny vectors, few
  * ranks, where one round beats the tree's lg q. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"
 

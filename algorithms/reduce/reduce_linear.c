@@ -20,6 +20,6 @@
 
 int reduce_linear(const struct coll_args *a)
 {
-    return reduce_tree(RTREE_FLAT, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
+    return reduce_tree(REDUCE_TREE_FLAT, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
                        a->root, a->params.seg, a);
 }

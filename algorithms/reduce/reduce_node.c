@@ -1,7 +1,7 @@
 /* reduce_node.c - reduce in two levels: inside each node to its
  * representative (the root on its own node, the leader elsewhere), then
  * among the representatives to the root; each level run by the algorithm
- * the tables choose for its group (common/steps.h).
+ * the tables choose for its group (compose/steps.h).
  *
  *   node:            reduce to the representative  (intra-node)
  *   representatives: reduce to the root            (inter-node)
@@ -13,8 +13,8 @@
  * binomial levels lg k (alpha_i + n beta_i + n gamma) + lg N (alpha_e +
  * n beta_e + n gamma), one message per node on the network. */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int reduce_node(const struct coll_args *a)
 {

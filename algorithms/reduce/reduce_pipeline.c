@@ -28,6 +28,6 @@
 int reduce_pipeline(const struct coll_args *a)
 {
     size_t seg = a->params.seg ? a->params.seg : REDUCE_PIPELINE_SEG;
-    return reduce_tree(RTREE_CHAIN, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
+    return reduce_tree(REDUCE_TREE_CHAIN, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
                        a->root, seg, a);
 }

@@ -26,28 +26,29 @@
  * n lg(p) gamma hurt. */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "algorithms/common/rabenseifner.h"
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 /* The rank the chunks are gathered at: the root, or its odd neighbour
  * when the root is folded away. */
 static int holder_of(const struct coll_args *a)
 {
-    int rem = a->size - pat_pow2_floor(a->size);
+    int rem = a->size - pattern_pow2_floor(a->size);
     return a->root < 2 * rem && a->root % 2 == 0 ? a->root + 1 : a->root;
 }
 
 static int survivor(const struct coll_args *a, int vrank, void *acc, void *scratch)
 {
     void *res = a->rank == a->root ? a->recvbuf : acc;
-    int holder = holder_of(a), off, len, err = rab_reduce_scatter(a, vrank, &acc, &scratch);
-    rab_final_range(a, vrank, &off, &len);
+    int holder = holder_of(a), off, len,
+        err = rabenseifner_reduce_scatter(a, vrank, &acc, &scratch);
+    rabenseifner_final_range(a, vrank, &off, &len);
     if (!err && acc != res)
         err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,
                        buf_at(res, off, a->datatype), len, a->datatype, a);
     if (!err)
-        err = rab_gather(a, vrank, pat_fold_virtual(holder, a->size), res);
+        err = rabenseifner_gather(a, vrank, pattern_fold_virtual(holder, a->size), res);
     if (!err && a->rank == holder && holder != a->root)
         err = p2p_send(res, a->count, a->datatype, a->root, a);
     return err;
@@ -55,7 +56,8 @@ static int survivor(const struct coll_args *a, int vrank, void *acc, void *scrat
 
 int reduce_rabenseifner(const struct coll_args *a)
 {
-    int rem = a->size - pat_pow2_floor(a->size), vrank = pat_fold_virtual(a->rank, a->size);
+    int rem = a->size - pattern_pow2_floor(a->size),
+        vrank = pattern_fold_virtual(a->rank, a->size);
     int is_root = a->rank == a->root, err = MPI_SUCCESS;
     const void *src = a->in_place && is_root ? a->recvbuf : a->sendbuf;
     void *acc = NULL, *scratch = NULL, *abase = NULL, *sbase = NULL;
@@ -72,7 +74,7 @@ int reduce_rabenseifner(const struct coll_args *a)
             err = buf_copy(src, a->count, a->datatype, acc, a->count, a->datatype, a);
     }
     if (!err && a->rank < 2 * rem)
-        err = rs_fold_in(a, src, acc, scratch, a->count);
+        err = reduce_scatter_core_fold_in(a, src, acc, scratch, a->count);
     if (!err && vrank >= 0)
         err = survivor(a, vrank, acc, scratch);
     if (!err && is_root && holder_of(a) != a->root)

@@ -6,7 +6,7 @@
  *
  * Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatterv, p, n). */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int reduce_scatter_inter_leaders(const struct coll_args *a)
 {

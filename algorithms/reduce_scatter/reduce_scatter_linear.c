@@ -9,11 +9,11 @@
  * Cost = 2 alpha + (p - 1) n beta + (p-1)/p n beta + (p - 1) n gamma
  * n = bytes of the whole vector (sum of recvcounts).
  * Two rounds at any p: wins for very short vectors where latency, or the
- * number of messages in flight, is all that counts. Core: rs_linear
- * (common/rs_linear.c). */
-#include "algorithms/common/rs_core.h"
+ * number of messages in flight, is all that counts. Core:
+ * reduce_scatter_core_linear (common/reduce_scatter_core_linear.c). */
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_linear(const struct coll_args *a)
 {
-    return rs_linear(a, a->recvcounts);
+    return reduce_scatter_core_linear(a, a->recvcounts);
 }

@@ -13,9 +13,9 @@
  * n = bytes of the whole vector (sum of recvcounts).
  * Wins for long vectors and very uneven blocks: each block travels
  * once, directly to its owner, and only one block is held. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_pairwise(const struct coll_args *a)
 {
-    return rs_pairwise(a, a->recvcounts);
+    return reduce_scatter_core_pairwise(a, a->recvcounts);
 }

@@ -20,9 +20,9 @@
  * n = bytes of the whole vector (sum of recvcounts).
  * Wins for short and medium vectors with non-commutative ops: lg(p)
  * steps instead of reduce_scatterv's 2 lg(p). */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_recursive_doubling(const struct coll_args *a)
 {
-    return rs_doubling(a, a->recvcounts);
+    return reduce_scatter_core_doubling(a, a->recvcounts);
 }

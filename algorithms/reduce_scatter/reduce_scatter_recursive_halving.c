@@ -20,9 +20,9 @@
  * n = bytes of the whole vector (sum of recvcounts).
  * Wins for medium and long vectors with commutative ops:
  * bandwidth-optimal in lg(p) steps. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_recursive_halving(const struct coll_args *a)
 {
-    return rs_halving(a, a->recvcounts);
+    return reduce_scatter_core_halving(a, a->recvcounts);
 }

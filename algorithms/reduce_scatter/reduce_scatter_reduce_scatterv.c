@@ -11,9 +11,9 @@
  * n = bytes of the whole vector (sum of recvcounts).
  * Wins for very short vectors, where 2 ceil(lg p) latencies are all
  * that counts; the fallback for anything. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_reduce_scatterv(const struct coll_args *a)
 {
-    return rs_scatterv(a, a->recvcounts);
+    return reduce_scatter_core_scatterv(a, a->recvcounts);
 }

@@ -18,9 +18,9 @@
  * n = bytes of the whole vector (sum of recvcounts).
  * Wins for long vectors: bandwidth-optimal, neighbour traffic only,
  * and the reduction overlaps the transfers. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_ring(const struct coll_args *a)
 {
-    return rs_ring(a, a->recvcounts);
+    return reduce_scatter_core_ring(a, a->recvcounts);
 }

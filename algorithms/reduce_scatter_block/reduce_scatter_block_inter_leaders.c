@@ -6,7 +6,7 @@
  *
  * Cost = Cost(reduce, p, n) + alpha + n beta + Cost(scatter, p, n). */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 
 int reduce_scatter_block_inter_leaders(const struct coll_args *a)
 {

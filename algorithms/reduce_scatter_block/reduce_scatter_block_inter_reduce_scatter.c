@@ -15,9 +15,9 @@
  * (n/min(p, q)) beta, against the leaders' reduce + scatter (n lg p beta
  * at the leader's tree); long vectors. */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>
@@ -25,8 +25,8 @@
 /* [lo, hi) of the piece of group size p that rank i reduces. */
 static void piece(int n, int p, int i, int *lo, int *hi)
 {
-    *lo = pat_block_offset(n, p, i);
-    *hi = *lo + pat_block_count(n, p, i);
+    *lo = pattern_block_offset(n, p, i);
+    *hi = *lo + pattern_block_count(n, p, i);
 }
 
 /* Send the parts of my piece [lo, hi) to the remote blocks they fall in;
@@ -63,7 +63,8 @@ int reduce_scatter_block_inter_reduce_scatter(const struct coll_args *a)
 {
     int n = a->recvcount * a->size, err;
     void *base = NULL, *mine = NULL;
-    err = buf_alloc_checked(a, pat_block_count(n, a->size, a->rank), a->datatype, &mine, &base);
+    err =
+        buf_alloc_checked(a, pattern_block_count(n, a->size, a->rank), a->datatype, &mine, &base);
     if (!err)
         err = inter_reduce_pieces(a, n, mine);
     if (!err)

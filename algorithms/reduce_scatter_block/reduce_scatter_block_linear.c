@@ -8,11 +8,11 @@
  * Cost = 2 alpha + (p - 1) n beta + (p-1)/p n beta + (p - 1) n gamma
  * n = bytes of the whole vector (p * recvcount elements).
  * Two rounds at any p: wins for very short vectors where latency, or the
- * number of messages in flight, is all that counts. Core: rs_linear
- * (common/rs_linear.c). */
-#include "algorithms/common/rs_core.h"
+ * number of messages in flight, is all that counts. Core:
+ * reduce_scatter_core_linear (common/reduce_scatter_core_linear.c). */
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_linear(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_linear);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_linear);
 }

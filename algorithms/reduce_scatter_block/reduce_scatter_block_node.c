@@ -1,15 +1,15 @@
 /* reduce_scatter_block_node.c - reduce-scatter of equal blocks in levels,
- * for ranks in blocks per node (common/rs_node.c): reduce of the whole
- * vector in each node to its leader, reduce_scatter of the nodes' runs
- * among the leaders, scatterv of each run in its node; each level chosen
+ * for ranks in blocks per node (common/reduce_scatter_core_node.c): reduce of
+ * the whole vector in each node to its leader, reduce_scatter of the nodes'
+ * runs among the leaders, scatterv of each run in its node; each level chosen
  * by the tables for its group.
  *
  * Cost (k ranks per node, N nodes) = Cost_i(reduce, n, k)
  * + Cost_e(reduce_scatter, n, N) + Cost_i(scatterv, n/N, k), as
  * reduce_scatter_node. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_node(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_node);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_node);
 }

@@ -9,16 +9,17 @@
  * Two accumulators (ranks 0..r and r+1..p-1, combined last) keep rank
  * order, so any op works. Any p: there is no power-of-two structure.
  *
- * The core is reduce_scatter_pairwise's (common/rs_pairwise.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_pairwise's
+ * (common/reduce_scatter_core_pairwise.c), run on p blocks of recvcount
+ * elements.
  *
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for long vectors and very uneven blocks: each block travels
  * once, directly to its owner, and only one block is held. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_pairwise(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_pairwise);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_pairwise);
 }

@@ -15,17 +15,18 @@
  * lower-left), the survivors double over virtual blocks, and each odd
  * survivor hands its even neighbour its block at the end.
  *
- * The core is reduce_scatter_recursive_doubling's (common/rs_doubling.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_recursive_doubling's
+ * (common/reduce_scatter_core_doubling.c), run on p blocks of recvcount
+ * elements.
  *
  * Cost = lg(p) alpha + n(lg(p) - 2(p-1)/p + lg(p)/p) (beta + gamma)
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for short and medium vectors with non-commutative ops: lg(p)
  * steps instead of reduce_scatterv's 2 lg(p). */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_recursive_doubling(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_doubling);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_doubling);
 }

@@ -15,17 +15,18 @@
  * blocks as one), and each odd survivor hands its even neighbour its
  * block at the end.
  *
- * The core is reduce_scatter_recursive_halving's (common/rs_halving.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_recursive_halving's
+ * (common/reduce_scatter_core_halving.c), run on p blocks of recvcount
+ * elements.
  *
  * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for medium and long vectors with commutative ops:
  * bandwidth-optimal in lg(p) steps. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_recursive_halving(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_halving);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_halving);
 }

@@ -8,16 +8,17 @@
  * Any op (the tree keeps rank order), any p; each block is reduced once,
  * at rank 0. The simple, always-correct one.
  *
- * The core is reduce_scatter_reduce_scatterv's (common/rs_scatterv.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_reduce_scatterv's
+ * (common/reduce_scatter_core_scatterv.c), run on p blocks of recvcount
+ * elements.
  *
  * Cost = 2 ceil(lg p) alpha + n(ceil(lg p) + (p-1)/p) beta + n ceil(lg p) gamma
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for very short vectors, where 2 ceil(lg p) latencies are all
  * that counts; the fallback for anything. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_reduce_scatterv(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_scatterv);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_scatterv);
 }

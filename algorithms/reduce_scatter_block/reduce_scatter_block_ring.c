@@ -13,17 +13,17 @@
  * each finished segment is forwarded at once. A partial wraps around
  * rank 0: commutative ops only. Any p.
  *
- * The core is reduce_scatter_ring's (common/rs_ring.c), run on
- * p blocks of recvcount elements.
+ * The core is reduce_scatter_ring's (common/reduce_scatter_core_ring.c), run
+ * on p blocks of recvcount elements.
  *
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
  *        (+ (p-1) alpha per extra segment of a block)
  * n = bytes of the whole vector (p * recvcount elements).
  * Wins for long vectors: bandwidth-optimal, neighbour traffic only,
  * and the reduction overlaps the transfers. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 
 int reduce_scatter_block_ring(const struct coll_args *a)
 {
-    return rs_block_run(a, rs_ring);
+    return reduce_scatter_core_block_run(a, reduce_scatter_core_ring);
 }

@@ -51,17 +51,18 @@ static int fill(const struct coll_args *a, int rel, int nsub, char *stage, size_
 {
     if (a->rank != a->root)
         return p2p_recv_n(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
-                          pat_abs(pat_binomial_parent(rel), a->root, a->size), a);
+                          pattern_abs(pattern_binomial_parent(rel), a->root, a->size), a);
     if (!packed)
         return MPI_SUCCESS;
-    return tb_pack_rotated(a->sendbuf, a->sendcount, a->sendtype, 1, a->size, a, stage, blk);
+    return tree_bytes_pack_rotated(a->sendbuf, a->sendcount, a->sendtype, 1, a->size, a, stage,
+                                   blk);
 }
 
 /* Send the children their subtrees; meanwhile unpack this rank's block. */
 static int spread(const struct coll_args *a, int rel, char *stage, size_t blk, int unpack_own)
 {
     MPI_Request reqs[32];
-    int n, err = tb_post_children(a, rel, stage, blk, 1, reqs, &n);
+    int n, err = tree_bytes_post_children(a, rel, stage, blk, 1, reqs, &n);
     if (!err && unpack_own)
         err = buf_unpack(stage, a->recvbuf, a->recvcount, a->recvtype, a);
     int err2 = p2p_waitall(a, n, reqs);
@@ -70,9 +71,10 @@ static int spread(const struct coll_args *a, int rel, char *stage, size_t blk, i
 
 int scatter_binomial(const struct coll_args *a)
 {
-    int p = a->size, rel = pat_rel(a->rank, a->root, p), is_root = a->rank == a->root;
-    size_t blk = is_root ? tb_bytes(a->sendcount, a->sendtype) : tb_bytes(a->recvcount, a->recvtype);
-    int nsub = tb_subtree(rel, p), err = is_root ? own_block_at_root(a) : MPI_SUCCESS;
+    int p = a->size, rel = pattern_rel(a->rank, a->root, p), is_root = a->rank == a->root;
+    size_t blk = is_root ? tree_bytes_bytes(a->sendcount, a->sendtype)
+                         : tree_bytes_bytes(a->recvcount, a->recvtype);
+    int nsub = tree_bytes_subtree(rel, p), err = is_root ? own_block_at_root(a) : MPI_SUCCESS;
     if (err || p == 1 || blk == 0)
         return err;
     char *tmp = NULL, *stage = direct_stage(a, nsub);

@@ -7,7 +7,7 @@
  * Cost = alpha + n beta + Cost(scatter, q, n), q = the receiving group's
  * size; many small blocks (one message leaves the root). */
 #include "engine/buf.h"
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/p2p.h"
 
 static int group_receives(const struct coll_args *a)

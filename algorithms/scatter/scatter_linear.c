@@ -12,11 +12,12 @@
  *
  * Cost = (p-1) alpha + ((p-1)/p) n beta
  * Wins for large n and small p, where the binomial tree only adds copies.
- * The core is lin_scatter (common/linear_root.c). */
+ * The core is linear_root_scatter (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
 
 int scatter_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, a->sendcount, NULL, NULL, NULL};
-    return lin_scatter(a, &b, 0);
+    struct linear_root_blocks b = {
+        (void *)a->sendbuf, a->sendtype, a->sendcount, NULL, NULL, NULL};
+    return linear_root_scatter(a, &b, 0);
 }

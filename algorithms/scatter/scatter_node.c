@@ -7,15 +7,15 @@
  *   node:            scatter from the representative             (intra)
  *
  * each run by the algorithm the tables choose for its group
- * (common/steps.h), on a type of one rank's block: one message per node
+ * (compose/steps.h), on a type of one rank's block: one message per node
  * leaves the root's node instead of one per rank.
  *
  * Cost (k ranks per node, N nodes, n bytes in all) = Cost_e(scatterv, n, N)
  * + Cost_i(scatter, nk/p, k); linear then binomial levels:
  * (N-1) alpha_e + (N-1)/N n beta_e + lg k alpha_i + (k-1)/p n beta_i. */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/compose/steps.h"
 
 int scatter_node(const struct coll_args *a)
 {

@@ -5,11 +5,11 @@
  *
  * Cost = q alpha + n beta, w messages in flight; large blocks to many
  * ranks. */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "algorithms/common/linear_root.h"
 
 int scatterv_inter_linear_throttled(const struct coll_args *a)
 {
     return inter_rooted_linear(a, a->params.outstanding > 0 ? a->params.outstanding
-                                                           : LIN_DEFAULT_OUTSTANDING);
+                                                           : LINEAR_ROOT_DEFAULT_OUTSTANDING);
 }

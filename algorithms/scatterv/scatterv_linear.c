@@ -7,11 +7,13 @@
  *
  * Cost = (p-1) alpha + n beta (n = all blocks' bytes; latencies overlap)
  * The usual choice: no rank can know the total, and a tree would have to
- * pack uneven subtrees. The core is lin_scatter (common/linear_root.c). */
+ * pack uneven subtrees. The core is linear_root_scatter
+ * (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
 
 int scatterv_linear(const struct coll_args *a)
 {
-    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls, NULL};
-    return lin_scatter(a, &b, 0);
+    struct linear_root_blocks b = {(void *)a->sendbuf, a->sendtype, 0,
+                                   a->sendcounts,      a->sdispls,  NULL};
+    return linear_root_scatter(a, &b, 0);
 }

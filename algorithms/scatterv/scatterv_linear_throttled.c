@@ -1,7 +1,7 @@
 /* scatterv_linear_throttled.c - linear scatterv with a bounded window.
  *
  * As scatterv_linear, but the root keeps at most w sends in flight
- * (a->params.outstanding, default LIN_DEFAULT_OUTSTANDING = 8); each
+ * (a->params.outstanding, default LINEAR_ROOT_DEFAULT_OUTSTANDING = 8); each
  * completion (Waitany) starts the send to the next rank, in rank order
  * from root+1:
  *
@@ -17,7 +17,8 @@
 
 int scatterv_linear_throttled(const struct coll_args *a)
 {
-    struct lin_blocks b = {(void *)a->sendbuf, a->sendtype, 0, a->sendcounts, a->sdispls, NULL};
-    int w = a->params.outstanding > 0 ? a->params.outstanding : LIN_DEFAULT_OUTSTANDING;
-    return lin_scatter(a, &b, w);
+    struct linear_root_blocks b = {(void *)a->sendbuf, a->sendtype, 0,
+                                   a->sendcounts,      a->sdispls,  NULL};
+    int w = a->params.outstanding > 0 ? a->params.outstanding : LINEAR_ROOT_DEFAULT_OUTSTANDING;
+    return linear_root_scatter(a, &b, w);
 }

@@ -1,7 +1,7 @@
 /* noalloc.c - repeated collective calls allocate nothing in collshim.
  *
  * Every collective call is a hot path: once a program's calls repeat,
- * collshim must not allocate per call (algorithms/common/scratch.h). This
+ * collshim must not allocate per call (engine/scratch.h). This
  * program defines malloc, calloc, realloc and free, which every library of
  * the process then calls, forwards them to glibc's allocator, and counts
  * the calls made from collshim's own code (the return address inside

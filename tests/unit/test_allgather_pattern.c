@@ -1,9 +1,9 @@
 /* test_allgather_pattern.c - the arithmetic of
- * algorithms/common/allgather_pattern.h: folded group ranges of recursive
+ * algorithms/patterns/allgather_pattern.h: folded group ranges of recursive
  * doubling and the neighbor-exchange schedule, each replayed on block sets
  * over p = 1..64 so that every block must arrive exactly once. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/allgather_pattern.h"
+#include "algorithms/patterns/allgather_pattern.h"
 
 #include <string.h>
 
@@ -13,16 +13,17 @@
  * partner's when r is folded away (pattern.h). */
 static int owner(int r, int p)
 {
-    int v = pat_fold_virtual(r, p);
-    return v >= 0 ? v : pat_fold_virtual(r + 1, p);
+    int v = pattern_fold_virtual(r, p);
+    return v >= 0 ? v : pattern_fold_virtual(r + 1, p);
 }
 
 START_TEST(mod_is_the_mathematical_one)
 {
     for (int m = 1; m <= P_MAX; m++)
         for (int x = -3 * P_MAX; x <= 3 * P_MAX; x++) {
-            int r = agp_mod(x, m);
-            unit_expect(r >= 0 && r < m && (x - r) % m == 0, "agp_mod(%d, %d) = %d", x, m, r);
+            int r = allgather_pattern_mod(x, m);
+            unit_expect(r >= 0 && r < m && (x - r) % m == 0, "allgather_pattern_mod(%d, %d) = %d",
+                        x, m, r);
         }
 }
 END_TEST
@@ -32,11 +33,11 @@ END_TEST
 START_TEST(vgroup_range_is_the_folded_ranks)
 {
     for (int p = 1; p <= P_MAX; p++) {
-        int pof2 = pat_pow2_floor(p);
+        int pof2 = pattern_pow2_floor(p);
         for (int v0 = 0; v0 < pof2; v0++)
             for (int m = 1; v0 + m <= pof2; m++) {
                 int lo = -1, n = -1;
-                agp_vgroup_range(v0, m, p, &lo, &n);
+                allgather_pattern_vgroup_range(v0, m, p, &lo, &n);
                 for (int r = 0; r < p; r++) {
                     int in = owner(r, p) >= v0 && owner(r, p) < v0 + m;
                     unit_expect(in == (r >= lo && r < lo + n),
@@ -53,12 +54,12 @@ END_TEST
 START_TEST(vgroup_ranges_partition_the_ranks)
 {
     for (int p = 1; p <= P_MAX; p++) {
-        int pof2 = pat_pow2_floor(p);
+        int pof2 = pattern_pow2_floor(p);
         for (int mask = 1; mask <= pof2; mask *= 2) {
             int next = 0;
             for (int v0 = 0; v0 < pof2; v0 += mask) {
                 int lo, n;
-                agp_vgroup_range(v0, mask, p, &lo, &n);
+                allgather_pattern_vgroup_range(v0, mask, p, &lo, &n);
                 unit_expect(lo == next && n >= mask && n <= 2 * mask,
                               "p=%d mask=%d v0=%d: [%d,+%d), expected to start at %d", p, mask,
                               v0, lo, n, next);
@@ -77,7 +78,7 @@ START_TEST(recursive_doubling_delivers_every_block_once)
 {
     static unsigned char hold[P_MAX][P_MAX], next[P_MAX][P_MAX];
     for (int p = 1; p <= P_MAX; p++) {
-        int pof2 = pat_pow2_floor(p);
+        int pof2 = pattern_pow2_floor(p);
         memset(hold, 0, sizeof hold);
         for (int r = 0; r < p; r++)
             hold[owner(r, p)][r] = 1;
@@ -85,8 +86,8 @@ START_TEST(recursive_doubling_delivers_every_block_once)
             memcpy(next, hold, sizeof hold);
             for (int v = 0; v < pof2; v++) {
                 int vpeer = v ^ mask, slo, sn, rlo, rn;
-                agp_vgroup_range(v & ~(mask - 1), mask, p, &slo, &sn);
-                agp_vgroup_range(vpeer & ~(mask - 1), mask, p, &rlo, &rn);
+                allgather_pattern_vgroup_range(v & ~(mask - 1), mask, p, &slo, &sn);
+                allgather_pattern_vgroup_range(vpeer & ~(mask - 1), mask, p, &rlo, &rn);
                 for (int b = slo; b < slo + sn; b++)
                     unit_expect(hold[v][b], "p=%d mask=%d: v%d sends block %d it lacks", p,
                                   mask, v, b);
@@ -117,19 +118,20 @@ START_TEST(neighbor_exchange_delivers_every_pair_once)
         int sent[P_MAX], got[P_MAX], np = p / 2;
         memset(hold, 0, sizeof hold);
         for (int r = 0; r < p; r++) {
-            ck_assert_int_eq(agp_nx_peer(r, 0, p), r ^ 1);
+            ck_assert_int_eq(allgather_pattern_nx_peer(r, 0, p), r ^ 1);
             hold[r][r / 2] = 1; /* own block + partner's block from step 0 */
             sent[r] = r / 2;
         }
         for (int s = 1; s < np; s++) {
             for (int r = 0; r < p; r++) {
-                int peer = agp_nx_peer(r, s, p);
-                unit_expect(peer >= 0 && peer < p && peer != r && agp_nx_peer(peer, s, p) == r,
-                              "p=%d step %d: %d -> %d -> %d", p, s, r, peer,
-                              peer >= 0 && peer < p ? agp_nx_peer(peer, s, p) : -1);
+                int peer = allgather_pattern_nx_peer(r, s, p);
+                unit_expect(peer >= 0 && peer < p && peer != r &&
+                                allgather_pattern_nx_peer(peer, s, p) == r,
+                            "p=%d step %d: %d -> %d -> %d", p, s, r, peer,
+                            peer >= 0 && peer < p ? allgather_pattern_nx_peer(peer, s, p) : -1);
                 unit_expect(s % 2 ? peer / 2 != r / 2 : peer == (r ^ 1),
                               "p=%d step %d: rank %d talks to %d", p, s, r, peer);
-                got[r] = agp_nx_recv_pair(r, s, p);
+                got[r] = allgather_pattern_nx_recv_pair(r, s, p);
                 unit_expect(got[r] == sent[peer], "p=%d step %d: %d expects pair %d, %d sends %d",
                               p, s, r, got[r], peer, sent[peer]);
                 unit_expect(got[r] >= 0 && got[r] < np && !hold[r][got[r]],

@@ -1,7 +1,7 @@
-/* test_node.c - node layouts (common/node.h) from testing specs and node
+/* test_node.c - node layouts (compose/node.h) from testing specs and node
  * numbers, and the nodes= / ppn= fields of the grammar and the selector. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/node.h"
+#include "algorithms/compose/node.h"
 #include "algorithms/registry.h"
 #include "tuning/tuning.h"
 

@@ -1,4 +1,4 @@
-/* test_op_kernels.c - the reduction kernels (algorithms/common/op_kernels.c)
+/* test_op_kernels.c - the reduction kernels (ops/op_kernels.c)
  * against values computed here from the inputs: wrap-around, signedness,
  * MINLOC/MAXLOC ties, logical ops on ints, complex products, vector tails,
  * and which (op, type) pairs have a kernel at all. */

@@ -1,6 +1,6 @@
-/* test_pattern.c - the arithmetic of algorithms/common/pattern.h. */
+/* test_pattern.c - the arithmetic of algorithms/patterns/pattern.h. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 #include <limits.h>
 
@@ -8,11 +8,11 @@ START_TEST(pow2_floor_and_log)
 {
     int want_floor[] = {0, 1, 2, 2, 4, 4, 4, 4, 8, 8};
     for (int n = 1; n < 10; n++)
-        ck_assert_int_eq(pat_pow2_floor(n), want_floor[n]);
-    ck_assert_int_eq(pat_ceil_log2(1), 0);
-    ck_assert_int_eq(pat_ceil_log2(5), 3);
-    ck_assert_int_eq(pat_ceil_log2(8), 3);
-    ck_assert(pat_is_pow2(16) && !pat_is_pow2(12) && !pat_is_pow2(0));
+        ck_assert_int_eq(pattern_pow2_floor(n), want_floor[n]);
+    ck_assert_int_eq(pattern_ceil_log2(1), 0);
+    ck_assert_int_eq(pattern_ceil_log2(5), 3);
+    ck_assert_int_eq(pattern_ceil_log2(8), 3);
+    ck_assert(pattern_is_pow2(16) && !pattern_is_pow2(12) && !pattern_is_pow2(0));
 }
 END_TEST
 
@@ -22,8 +22,8 @@ START_TEST(blocks_cover_the_vector)
         for (int count = 0; count <= 40; count++) {
             int next = 0;
             for (int i = 0; i < p; i++) {
-                ck_assert_int_eq(pat_block_offset(count, p, i), next);
-                int c = pat_block_count(count, p, i);
+                ck_assert_int_eq(pattern_block_offset(count, p, i), next);
+                int c = pattern_block_count(count, p, i);
                 ck_assert(c == count / p || c == count / p + 1);
                 next += c;
             }
@@ -34,17 +34,17 @@ END_TEST
 
 /* Element blocks at the largest count: offsets never pass the count, so
  * i * (count / p) cannot overflow an int (element offsets of whole vectors
- * beyond INT_MAX are MPI_Aint in rs_blocks, not these). */
+ * beyond INT_MAX are MPI_Aint in reduce_scatter_core_blocks, not these). */
 START_TEST(blocks_at_int_max)
 {
     for (int p = 1; p <= 64; p++) {
         int next = 0;
         for (int i = 0; i < p; i++) {
-            unit_expect(pat_block_offset(INT_MAX, p, i) == next, "p=%d i=%d: %d, not %d", p, i,
-                        pat_block_offset(INT_MAX, p, i), next);
-            next += pat_block_count(INT_MAX, p, i);
+            unit_expect(pattern_block_offset(INT_MAX, p, i) == next, "p=%d i=%d: %d, not %d", p, i,
+                        pattern_block_offset(INT_MAX, p, i), next);
+            next += pattern_block_count(INT_MAX, p, i);
         }
-        unit_expect(next == INT_MAX && pat_block_offset(INT_MAX, p, p) == INT_MAX,
+        unit_expect(next == INT_MAX && pattern_block_offset(INT_MAX, p, p) == INT_MAX,
                     "p=%d: blocks end at %d", p, next);
     }
 }
@@ -53,21 +53,21 @@ END_TEST
 START_TEST(folding_is_a_bijection_that_keeps_order)
 {
     for (int p = 1; p <= 33; p++) {
-        int pof2 = pat_pow2_floor(p), seen[64] = {0}, last_real = -1;
+        int pof2 = pattern_pow2_floor(p), seen[64] = {0}, last_real = -1;
         for (int r = 0; r < p; r++) {
-            int v = pat_fold_virtual(r, p);
+            int v = pattern_fold_virtual(r, p);
             if (v < 0) {
-                ck_assert_int_eq(pat_fold_virtual(r + 1, p) >= 0, 1); /* partner survives */
+                ck_assert_int_eq(pattern_fold_virtual(r + 1, p) >= 0, 1); /* partner survives */
                 continue;
             }
             ck_assert(v < pof2);
             ck_assert_int_eq(seen[v]++, 0);
-            ck_assert_int_eq(pat_fold_real(v, p), r);
+            ck_assert_int_eq(pattern_fold_real(v, p), r);
         }
         for (int v = 0; v < pof2; v++) {
             ck_assert_int_eq(seen[v], 1);
-            ck_assert(pat_fold_real(v, p) > last_real); /* order kept */
-            last_real = pat_fold_real(v, p);
+            ck_assert(pattern_fold_real(v, p) > last_real); /* order kept */
+            last_real = pattern_fold_real(v, p);
         }
     }
 }
@@ -78,9 +78,9 @@ START_TEST(binomial_tree_reaches_every_rank_once)
     for (int p = 1; p <= 20; p++) {
         int parent_count[32] = {0};
         for (int rel = 0; rel < p; rel++)
-            for (int m = pat_binomial_mask(rel, p) >> 1; m > 0; m >>= 1)
+            for (int m = pattern_binomial_mask(rel, p) >> 1; m > 0; m >>= 1)
                 if (rel + m < p) {
-                    ck_assert_int_eq(pat_binomial_parent(rel + m), rel);
+                    ck_assert_int_eq(pattern_binomial_parent(rel + m), rel);
                     parent_count[rel + m]++;
                 }
         for (int rel = 1; rel < p; rel++)
@@ -94,7 +94,7 @@ START_TEST(relative_ranks_round_trip)
     for (int p = 1; p < 9; p++)
         for (int root = 0; root < p; root++)
             for (int r = 0; r < p; r++)
-                ck_assert_int_eq(pat_abs(pat_rel(r, root, p), root, p), r);
+                ck_assert_int_eq(pattern_abs(pattern_rel(r, root, p), root, p), r);
 }
 END_TEST
 

@@ -1,16 +1,17 @@
 /* test_reduce_tree_pattern.c - the tree shapes of
- * algorithms/common/reduce_tree_pattern.h, for every shape and every side
+ * algorithms/patterns/reduce_tree_pattern.h, for every shape and every side
  * size m = 1..64: parent and children agree, every position is reached once
  * from the root, every subtree is the consecutive range that preorder
  * promises (so folds stay in position order), and each shape has the depth
  * and fan-out its name says. */
 #include "tests/unit/unit.h"
-#include "algorithms/common/reduce_tree_pattern.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/reduce_tree_pattern.h"
+#include "algorithms/patterns/pattern.h"
 
 #define M_MAX 64
 
-static const enum rtree_shape shapes[] = {RTREE_CHAIN, RTREE_BINARY, RTREE_BINOMIAL, RTREE_FLAT};
+static const enum reduce_tree_shape shapes[] = {REDUCE_TREE_CHAIN, REDUCE_TREE_BINARY,
+                                                REDUCE_TREE_BINOMIAL, REDUCE_TREE_FLAT};
 static const char *const shape_names[] = {"chain", "binary", "binomial", "flat"};
 
 /* Children lists of every position of one tree, checked for range and order. */
@@ -18,13 +19,13 @@ struct tree {
     int m, nchild[M_MAX], child[M_MAX][M_MAX];
 };
 
-static void tree_build(struct tree *t, enum rtree_shape s, int m)
+static void tree_build(struct tree *t, enum reduce_tree_shape s, int m)
 {
     t->m = m;
     for (int d = 0; d < m; d++) {
         for (int i = 0; i < M_MAX; i++)
-            t->child[d][i] = -7; /* canary: rtree_children writes only what it returns */
-        t->nchild[d] = rtree_children(s, d, m, t->child[d]);
+            t->child[d][i] = -7; /* canary: reduce_tree_children writes only what it returns */
+        t->nchild[d] = reduce_tree_children(s, d, m, t->child[d]);
         unit_expect(t->nchild[d] >= 0 && t->nchild[d] < m, "%s m=%d d=%d: %d children",
                       shape_names[s], m, d, t->nchild[d]);
         for (int i = 0; i < t->nchild[d]; i++)
@@ -51,32 +52,33 @@ static int subtree_size(const struct tree *t, int d, int *seen)
     return size;
 }
 
-static int depth_of(enum rtree_shape s, int d, int m)
+static int depth_of(enum reduce_tree_shape s, int d, int m)
 {
     int depth = 0;
-    for (; d > 0 && depth <= m; d = rtree_parent(s, d, m))
+    for (; d > 0 && depth <= m; d = reduce_tree_parent(s, d, m))
         depth++;
     return depth;
 }
 
 START_TEST(parent_and_children_agree)
 {
-    enum rtree_shape s = shapes[_i];
+    enum reduce_tree_shape s = shapes[_i];
     struct tree t;
     for (int m = 1; m <= M_MAX; m++) {
         tree_build(&t, s, m);
         int claimed[M_MAX] = {0};
-        ck_assert_int_eq(rtree_parent(s, 0, m), -1);
+        ck_assert_int_eq(reduce_tree_parent(s, 0, m), -1);
         for (int d = 0; d < m; d++)
             for (int i = 0; i < t.nchild[d]; i++) {
                 int c = t.child[d][i];
-                unit_expect(rtree_parent(s, c, m) == d, "%s m=%d: child %d of %d has parent %d",
-                              shape_names[s], m, c, d, rtree_parent(s, c, m));
+                unit_expect(reduce_tree_parent(s, c, m) == d,
+                            "%s m=%d: child %d of %d has parent %d", shape_names[s], m, c, d,
+                            reduce_tree_parent(s, c, m));
                 claimed[c]++;
             }
         ck_assert_int_eq(claimed[0], 0);
         for (int d = 1; d < m; d++) {
-            int par = rtree_parent(s, d, m);
+            int par = reduce_tree_parent(s, d, m);
             unit_expect(par >= 0 && par < d, "%s m=%d: parent of %d is %d (not before it)",
                           shape_names[s], m, d, par);
             unit_expect(claimed[d] == 1, "%s m=%d: %d is a child %d times", shape_names[s], m,
@@ -91,7 +93,7 @@ END_TEST
  * where the previous child's subtree ends. */
 START_TEST(subtrees_are_consecutive_ranges)
 {
-    enum rtree_shape s = shapes[_i];
+    enum reduce_tree_shape s = shapes[_i];
     struct tree t;
     for (int m = 1; m <= M_MAX; m++) {
         tree_build(&t, s, m);
@@ -115,10 +117,10 @@ START_TEST(subtrees_are_consecutive_ranges)
             }
             ck_assert_int_eq(next, d + size[d]);
         }
-        if (s == RTREE_BINARY)
+        if (s == REDUCE_TREE_BINARY)
             for (int d = 0; d < m; d++) {
                 int walked;
-                rtree_binary_walk(d, m, &walked);
+                reduce_tree_binary_walk(d, m, &walked);
                 unit_expect(walked == size[d], "binary m=%d d=%d: walk says %d, tree %d", m, d,
                               walked, size[d]);
             }
@@ -144,15 +146,16 @@ START_TEST(shapes_have_their_depth_and_fanout)
     struct tree t;
     for (int m = 1; m <= M_MAX; m++)
         for (int k = 0; k < 4; k++) {
-            enum rtree_shape s = shapes[k];
+            enum reduce_tree_shape s = shapes[k];
             int depth_max = 0;
             tree_build(&t, s, m);
             for (int d = 0; d < m; d++) {
                 int depth = depth_of(s, d, m);
                 depth_max = depth > depth_max ? depth : depth_max;
-                unit_expect(s == RTREE_CHAIN ? depth == d : s != RTREE_FLAT || depth == (d > 0),
+                unit_expect(s == REDUCE_TREE_CHAIN ? depth == d
+                                                   : s != REDUCE_TREE_FLAT || depth == (d > 0),
                             "%s m=%d: %d at depth %d", shape_names[s], m, d, depth);
-                if (s == RTREE_BINARY) {
+                if (s == REDUCE_TREE_BINARY) {
                     int seen_l[M_MAX] = {0}, seen_r[M_MAX] = {0};
                     int l = t.nchild[d] > 0 ? subtree_size(&t, t.child[d][0], seen_l) : 0;
                     int r = t.nchild[d] > 1 ? subtree_size(&t, t.child[d][1], seen_r) : 0;
@@ -160,19 +163,22 @@ START_TEST(shapes_have_their_depth_and_fanout)
                                   "binary m=%d d=%d: %d children, sizes %d and %d", m, d,
                                   t.nchild[d], l, r);
                 }
-                if (s == RTREE_BINOMIAL) {
-                    unit_expect(rtree_parent(s, d, m) == (d ? pat_binomial_parent(d) : -1),
-                                "binomial m=%d: parent of %d is %d", m, d, rtree_parent(s, d, m));
+                if (s == REDUCE_TREE_BINOMIAL) {
+                    unit_expect(
+                        reduce_tree_parent(s, d, m) == (d ? pattern_binomial_parent(d) : -1),
+                        "binomial m=%d: parent of %d is %d", m, d, reduce_tree_parent(s, d, m));
                     for (int i = 0; i < t.nchild[d]; i++)
                         unit_expect(t.child[d][i] == d + (1 << i), "binomial m=%d d=%d: child %d",
                                     m, d, t.child[d][i]);
                 }
             }
-            int want = s == RTREE_CHAIN ? m - 1 : s == RTREE_FLAT ? m > 1
-                       : s == RTREE_BINARY ? pat_ceil_log2(m + 1) - 1 : max_popcount_below(m);
+            int want = s == REDUCE_TREE_CHAIN    ? m - 1
+                       : s == REDUCE_TREE_FLAT   ? m > 1
+                       : s == REDUCE_TREE_BINARY ? pattern_ceil_log2(m + 1) - 1
+                                                 : max_popcount_below(m);
             unit_expect(depth_max == want, "%s m=%d: depth %d, expected %d", shape_names[s], m,
                           depth_max, want);
-            ck_assert_int_le(depth_max, s == RTREE_CHAIN ? m - 1 : pat_ceil_log2(m));
+            ck_assert_int_le(depth_max, s == REDUCE_TREE_CHAIN ? m - 1 : pattern_ceil_log2(m));
         }
 }
 END_TEST

@@ -23,7 +23,7 @@ Suite *registry_suite(void);
 Suite *bcast_pattern_suite(void);
 Suite *reduce_tree_pattern_suite(void);
 Suite *allgather_pattern_suite(void);
-Suite *a2a_pattern_suite(void);
+Suite *alltoall_pattern_suite(void);
 Suite *tune_choose_suite(void);
 Suite *tune_input_suite(void);
 Suite *grammar_fuzz_suite(void);

@@ -36,7 +36,7 @@ int main(void)
     srunner_add_suite(sr, bcast_pattern_suite());
     srunner_add_suite(sr, reduce_tree_pattern_suite());
     srunner_add_suite(sr, allgather_pattern_suite());
-    srunner_add_suite(sr, a2a_pattern_suite());
+    srunner_add_suite(sr, alltoall_pattern_suite());
     srunner_add_suite(sr, tune_choose_suite());
     srunner_add_suite(sr, op_kernels_suite());
     srunner_add_suite(sr, node_suite());

@@ -28,7 +28,7 @@ struct sub_group {
 };
 
 /* counts[i] (i < p) and displacements counts[p + i] of p near-equal
- * blocks of count elements (common/pattern.h), in one buffer from
+ * blocks of count elements (patterns/pattern.h), in one buffer from
  * buf_bytes (the schedule keeps it; buf_free it); NULL: out of memory. */
 int *sub_block_table(const struct coll_args *a, int count, int p);
 

@@ -1,8 +1,8 @@
-/* rs_linear.c - reduce-scatter as a flat reduce of the whole vector to
- * rank 0, then a flat scatter of the blocks: the core of
+/* reduce_scatter_core_linear.c - reduce-scatter as a flat reduce of the whole
+ * vector to rank 0, then a flat scatter of the blocks: the core of
  * reduce_scatter_linear and reduce_scatter_block_linear.
  *
- *   reduce:   1, 2, ..., p-1 -> 0   (folded in rank order, RTREE_FLAT)
+ *   reduce:   1, 2, ..., p-1 -> 0   (folded in rank order, REDUCE_TREE_FLAT)
  *   scatter:  0 -> 1 {block 1}, 0 -> 2 {block 2}, ...   (all at once)
  *
  * Any op, any p; each block is reduced once, at rank 0, so results are
@@ -14,25 +14,26 @@
  * reduce_scatterv and lg p for recursive halving; every byte crosses rank
  * 0's link. Wins for very short vectors where latency or the number of
  * messages in flight is all that counts. */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p.h"
 
 
 /* Rank 0 sends each non-empty block of full to its rank and keeps its own. */
-static int scatter_flat(const struct coll_args *a, const struct rs_blocks *b, void *full)
+static int scatter_flat(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
+                        void *full)
 {
     MPI_Datatype t = a->datatype;
-    struct lin_blocks blocks = {full, t, 0, b->counts, NULL, b->displs};
+    struct linear_root_blocks blocks = {full, t, 0, b->counts, NULL, b->displs};
     if (a->rank != 0)
         return buf_carries_data(b->counts[a->rank], t)
                    ? p2p_recv(a->recvbuf, b->counts[a->rank], t, 0, a) : MPI_SUCCESS;
     int err = buf_copy(full, b->counts[0], t, a->recvbuf, b->counts[0], t, a);
-    return err ? err : lin_root_exchange(a, 0, &blocks, 1, 0);
+    return err ? err : linear_root_exchange(a, 0, &blocks, 1, 0);
 }
 
-int rs_linear(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_linear(const struct coll_args *a, const int *counts)
 {
-    return rs_via_root(a, counts, RTREE_FLAT, scatter_flat);
+    return reduce_scatter_core_via_root(a, counts, REDUCE_TREE_FLAT, scatter_flat);
 }

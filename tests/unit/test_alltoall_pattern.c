@@ -1,10 +1,10 @@
-/* test_a2a_pattern.c - the all-to-all schedules of
- * algorithms/common/a2a_pattern.h over p = 1..64: the in-place round-robin
- * tournament, the pairwise exchange, Bruck's rotation. */
+/* test_alltoall_pattern.c - the all-to-all schedules of
+ * algorithms/patterns/alltoall_pattern.h over p = 1..64: the in-place
+ * round-robin tournament, the pairwise exchange, Bruck's rotation. */
 #include "tests/unit/unit.h"
 
 #include <limits.h>
-#include "algorithms/common/a2a_pattern.h"
+#include "algorithms/patterns/alltoall_pattern.h"
 
 #define P_MAX 64
 
@@ -15,18 +15,18 @@ START_TEST(tournament_meets_every_pair_once)
 {
     static int met[P_MAX][P_MAX];
     for (int p = 1; p <= P_MAX; p++) {
-        int rounds = a2a_inplace_rounds(p), idle[P_MAX] = {0};
+        int rounds = alltoall_pattern_inplace_rounds(p), idle[P_MAX] = {0};
         ck_assert_int_eq(rounds, (p % 2 ? p : p - 1));
         for (int x = 0; x < p; x++)
             for (int y = 0; y < p; y++)
                 met[x][y] = 0;
         for (int r = 0; r < rounds; r++)
             for (int x = 0; x < p; x++) {
-                int y = a2a_inplace_partner(x, p, r);
+                int y = alltoall_pattern_inplace_partner(x, p, r);
                 unit_expect(y >= 0 && y < p, "p=%d round %d: partner of %d is %d", p, r, x, y);
-                unit_expect(a2a_inplace_partner(y, p, r) == x,
+                unit_expect(alltoall_pattern_inplace_partner(y, p, r) == x,
                               "p=%d round %d: %d -> %d -> %d", p, r, x, y,
-                              a2a_inplace_partner(y, p, r));
+                              alltoall_pattern_inplace_partner(y, p, r));
                 if (y == x)
                     idle[x]++;
                 else
@@ -54,10 +54,10 @@ START_TEST(pairwise_steps_are_matched_permutations)
             int hit[P_MAX] = {0};
             for (int r = 0; r < p; r++) {
                 int to, from, to2, from2;
-                a2a_pairwise_peers(r, p, s, &to, &from);
+                alltoall_pattern_pairwise_peers(r, p, s, &to, &from);
                 unit_expect(to >= 0 && to < p && from >= 0 && from < p && to != r && from != r,
                               "p=%d s=%d rank %d: to %d from %d", p, s, r, to, from);
-                a2a_pairwise_peers(to, p, s, &to2, &from2);
+                alltoall_pattern_pairwise_peers(to, p, s, &to2, &from2);
                 unit_expect(from2 == r, "p=%d s=%d: %d sends to %d, which expects %d", p, s, r,
                               to, from2);
                 if ((p & (p - 1)) == 0)
@@ -88,17 +88,19 @@ START_TEST(bruck_rotation_and_moves)
         for (int rank = 0; rank < p; rank++) {
             int seen_s[P_MAX] = {0}, seen_r[P_MAX] = {0};
             for (int k = 0; k < p; k++) {
-                int to = a2a_bruck_send_peer(rank, p, k), from = a2a_bruck_recv_peer(rank, p, k);
+                int to = alltoall_pattern_bruck_send_peer(rank, p, k),
+                    from = alltoall_pattern_bruck_recv_peer(rank, p, k);
                 unit_expect(to >= 0 && to < p && from >= 0 && from < p,
                               "p=%d rank %d k=%d: %d %d", p, rank, k, to, from);
-                unit_expect((to - rank - k) % p == 0 && a2a_bruck_recv_peer(to, p, k) == rank,
+                unit_expect((to - rank - k) % p == 0 &&
+                                alltoall_pattern_bruck_recv_peer(to, p, k) == rank,
                             "p=%d rank %d k=%d: sends to %d, which receives index %d from %d", p,
-                            rank, k, to, k, a2a_bruck_recv_peer(to, p, k));
+                            rank, k, to, k, alltoall_pattern_bruck_recv_peer(to, p, k));
                 seen_s[to]++;
                 seen_r[from]++;
                 int moved = 0;
                 for (int dist = 1; dist < p; dist *= 2)
-                    moved += a2a_bruck_moves(k, dist) ? dist : 0;
+                    moved += alltoall_pattern_bruck_moves(k, dist) ? dist : 0;
                 unit_expect(moved == k, "p=%d k=%d moves %d", p, k, moved);
             }
             for (int q = 0; q < p; q++)
@@ -119,29 +121,31 @@ START_TEST(bruck_step_sizes_and_swaps)
         for (int dist = 1; dist < p; dist *= 2) {
             int n = 0;
             for (int k = 0; k < p; k++)
-                n += a2a_bruck_moves(k, dist);
-            unit_expect(a2a_bruck_count_moves(p, dist) == n, "p=%d dist=%d: %d, not %d", p, dist,
-                        a2a_bruck_count_moves(p, dist), n);
+                n += alltoall_pattern_bruck_moves(k, dist);
+            unit_expect(alltoall_pattern_bruck_count_moves(p, dist) == n,
+                        "p=%d dist=%d: %d, not %d", p, dist,
+                        alltoall_pattern_bruck_count_moves(p, dist), n);
             most = n > most ? n : most;
         }
-        unit_expect(a2a_bruck_max_moves(p) == most && most <= (p + 1) / 2,
-                    "p=%d: max moves %d, not %d", p, a2a_bruck_max_moves(p), most);
+        unit_expect(alltoall_pattern_bruck_max_moves(p) == most && most <= (p + 1) / 2,
+                    "p=%d: max moves %d, not %d", p, alltoall_pattern_bruck_max_moves(p), most);
         for (int rank = 0; rank < p && p <= P_MAX; rank++)
             for (int k = 0; k < p; k++) {
-                int j = a2a_bruck_recv_peer(rank, p, k);
-                unit_expect(a2a_bruck_recv_peer(rank, p, j) == k, "p=%d rank %d: %d -> %d -> %d",
-                            p, rank, k, j, a2a_bruck_recv_peer(rank, p, j));
+                int j = alltoall_pattern_bruck_recv_peer(rank, p, k);
+                unit_expect(alltoall_pattern_bruck_recv_peer(rank, p, j) == k,
+                            "p=%d rank %d: %d -> %d -> %d", p, rank, k, j,
+                            alltoall_pattern_bruck_recv_peer(rank, p, j));
             }
     }
-    ck_assert_int_eq(a2a_bruck_count_moves(INT_MAX, 1 << 30), INT_MAX - (1 << 30));
-    ck_assert_int_eq(a2a_bruck_count_moves(INT_MAX, 1), (INT_MAX - 1) / 2);
-    ck_assert_int_eq(a2a_bruck_max_moves(INT_MAX), INT_MAX - (1 << 30));
+    ck_assert_int_eq(alltoall_pattern_bruck_count_moves(INT_MAX, 1 << 30), INT_MAX - (1 << 30));
+    ck_assert_int_eq(alltoall_pattern_bruck_count_moves(INT_MAX, 1), (INT_MAX - 1) / 2);
+    ck_assert_int_eq(alltoall_pattern_bruck_max_moves(INT_MAX), INT_MAX - (1 << 30));
 }
 END_TEST
 
-Suite *a2a_pattern_suite(void)
+Suite *alltoall_pattern_suite(void)
 {
-    return unit_suite("a2a_pattern", "schedules", NULL,
+    return unit_suite("alltoall_pattern", "schedules", NULL,
                       UNIT_TESTS(tournament_meets_every_pair_once,
                                  pairwise_steps_are_matched_permutations, bruck_rotation_and_moves,
                                  bruck_step_sizes_and_swaps));

@@ -1,7 +1,7 @@
 /* steps.c - one collective over a group, as a step (steps.h). */
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/steps.h"
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
+#include "algorithms/compose/node.h"
 
 int step_barrier(const struct coll_args *a, const struct sub_group *g)
 {

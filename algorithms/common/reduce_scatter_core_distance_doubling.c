@@ -1,6 +1,6 @@
-/* rs_distance_doubling.c - reduce-scatter by recursive halving of the
- * vector with the partner distance doubling (1, 2, 4, ...) instead of
- * halving, the core of reduce_scatter_distance_doubling and
+/* reduce_scatter_core_distance_doubling.c - reduce-scatter by recursive
+ * halving of the vector with the partner distance doubling (1, 2, 4, ...)
+ * instead of halving, the core of reduce_scatter_distance_doubling and
  * reduce_scatter_block_distance_doubling. Commutative ops only.
  *
  * At step j (partner vrank ^ 2^j) both partners hold the same contiguous
@@ -18,43 +18,47 @@
  *                        j=1: 0<->2, 1<->3 swap quarters
  *                        rank 1 holds block 2, rank 2 block 1: they swap
  *
- * Non-power-of-two p folds as rs_halving does (rs_folded_run): the steps
- * run on virtual ranks and virtual blocks.
+ * Non-power-of-two p folds as reduce_scatter_core_halving does
+ * (reduce_scatter_core_folded_run): the steps run on virtual ranks and
+ * virtual blocks.
  *
  * Cost = (lg p + 1) alpha + n(p-1)/p beta + n/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * with the n/2 .. n/2^j exchanges at the nearest distances (measured on
  * SMPI's fat tree at p = 64, hosts of 16: results/scale.md). */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p_bytes.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 /* Halve with partners 1, 2, 4, ... apart: after the loop rank v holds
- * block lo = bit-reverse(v) (rsp_halving_range), whose owner is rank lo,
- * and rank lo holds block v: one swap. */
-static int halve_nearest_first(const struct coll_args *a, const struct rs_blocks *b, int vrank,
-                               void **accp, void **scratchp)
+ * block lo = bit-reverse(v) (reduce_scatter_pattern_halving_range), whose
+ * owner is rank lo, and rank lo holds block v: one swap. */
+static int halve_nearest_first(const struct coll_args *a,
+                               const struct reduce_scatter_core_blocks *b, int vrank, void **accp,
+                               void **scratchp)
 {
-    int pof2 = pat_pow2_floor(a->size), lo = 0, len = pof2, err = MPI_SUCCESS;
+    int pof2 = pattern_pow2_floor(a->size), lo = 0, len = pof2, err = MPI_SUCCESS;
     for (int m = 1; m < pof2 && !err; m *= 2) {
         len /= 2;
         int mine = (vrank & m) ? lo + len : lo, other = (vrank & m) ? lo : lo + len;
-        err = rs_exchange_halves(a, b, pat_fold_real(vrank ^ m, a->size), mine, other, len,
-                                 *accp, *scratchp);
+        err = reduce_scatter_core_exchange_halves(a, b, pattern_fold_real(vrank ^ m, a->size),
+                                                  mine, other, len, *accp, *scratchp);
         lo = mine;
     }
     if (err || lo == vrank)
         return err;
     MPI_Datatype t = a->datatype;
-    MPI_Aint h0 = rs_blocks_voffset(b, lo), h1 = rs_blocks_voffset(b, lo + 1);
-    MPI_Aint v0 = rs_blocks_voffset(b, vrank), v1 = rs_blocks_voffset(b, vrank + 1);
-    int peer = pat_fold_real(lo, a->size);
+    MPI_Aint h0 = reduce_scatter_core_blocks_voffset(b, lo),
+             h1 = reduce_scatter_core_blocks_voffset(b, lo + 1);
+    MPI_Aint v0 = reduce_scatter_core_blocks_voffset(b, vrank),
+             v1 = reduce_scatter_core_blocks_voffset(b, vrank + 1);
+    int peer = pattern_fold_real(lo, a->size);
     return p2p_sendrecv_n(buf_at(*accp, h0, t), h1 - h0, t, peer, buf_at(*accp, v0, t), v1 - v0, t,
                           peer, a);
 }
 
-int rs_distance_doubling(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_distance_doubling(const struct coll_args *a, const int *counts)
 {
-    return rs_folded_run(a, counts, halve_nearest_first);
+    return reduce_scatter_core_folded_run(a, counts, halve_nearest_first);
 }

@@ -1,5 +1,5 @@
-/* rs_ring.c - the segmented ring (Patarasuk & Yuan 2009; Thakur,
- * Rabenseifner & Gropp 2005, section 4.4): the core of
+/* reduce_scatter_core_ring.c - the segmented ring (Patarasuk & Yuan 2009;
+ * Thakur, Rabenseifner & Gropp 2005, section 4.4): the core of
  * reduce_scatter_ring and reduce_scatter_block_ring, and the two passes of
  * allreduce_ring. Commutative ops only.
  *
@@ -21,7 +21,7 @@
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma per reduce-scatter
  *        pass, plus one alpha per extra segment (segments of seg bytes)
  * Wins for long vectors: bandwidth-optimal and only neighbour traffic. */
-#include "algorithms/common/rs_ring.h"
+#include "algorithms/common/reduce_scatter_core_ring.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"
@@ -31,7 +31,7 @@
 
 struct ring {
     const struct coll_args *a;
-    const struct rs_blocks *b;
+    const struct reduce_scatter_core_blocks *b;
     int seg;                    /* elements per segment */
     MPI_Request *rreq, *sreq[2];
     int nsend[2];               /* sends in flight per slot */
@@ -56,23 +56,25 @@ static void *seg_at(const struct ring *g, const void *blk, int k)
 /* Elements per segment: seg bytes, enlarged so that no block has more
  * than `outstanding` segments. Rank-invariant: counts, type size and
  * parameters are the same everywhere. */
-static int seg_elems(const struct coll_args *a, const struct rs_blocks *b)
+static int seg_elems(const struct coll_args *a, const struct reduce_scatter_core_blocks *b)
 {
     size_t bytes = a->params.seg ? a->params.seg : RING_DEFAULT_SEG;
     size_t size = buf_type_size(a->datatype), elems = size ? bytes / size : 1;
     size_t most = a->params.outstanding > 0 ? (size_t)a->params.outstanding : RING_MAX_SEGS;
     if (most > RING_SEGS_LIMIT)
         most = RING_SEGS_LIMIT;
-    size_t longest = (size_t)rs_blocks_max(b), least = longest / most + (longest % most != 0);
+    size_t longest = (size_t)reduce_scatter_core_blocks_max(b),
+           least = longest / most + (longest % most != 0);
     if (elems < least)
         elems = least;
     return elems < 1 ? 1 : elems > INT_MAX ? INT_MAX : (int)elems;
 }
 
-static int ring_init(struct ring *g, const struct coll_args *a, const struct rs_blocks *b)
+static int ring_init(struct ring *g, const struct coll_args *a,
+                     const struct reduce_scatter_core_blocks *b)
 {
     *g = (struct ring){.a = a, .b = b, .seg = seg_elems(a, b)};
-    int max = nsegs(g, rs_blocks_max(b)) + 1;
+    int max = nsegs(g, reduce_scatter_core_blocks_max(b)) + 1;
     g->rreq = scratch_get(3 * (size_t)max * sizeof(MPI_Request));
     g->sreq[0] = g->rreq + max;
     g->sreq[1] = g->rreq + 2 * max;
@@ -141,11 +143,11 @@ static int pass(struct ring *g, int shift, const void *src, void *buf, void *tmp
     return err;
 }
 
-int ring_reduce_scatter(const struct coll_args *a, const struct rs_blocks *b, const void *src,
-                        void *out)
+int ring_reduce_scatter(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
+                        const void *src, void *out)
 {
     MPI_Datatype t = a->datatype;
-    int my = b->counts[a->rank], max = rs_blocks_max(b), err;
+    int my = b->counts[a->rank], max = reduce_scatter_core_blocks_max(b), err;
     void *tmp[2], *base[2] = {NULL, NULL};
     struct ring g;
     if (a->size == 1)
@@ -165,7 +167,8 @@ int ring_reduce_scatter(const struct coll_args *a, const struct rs_blocks *b, co
     return err;
 }
 
-int ring_allgather(const struct coll_args *a, const struct rs_blocks *b, void *buf)
+int ring_allgather(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
+                   void *buf)
 {
     struct ring g;
     int err;
@@ -178,12 +181,12 @@ int ring_allgather(const struct coll_args *a, const struct rs_blocks *b, void *b
     return err;
 }
 
-int rs_ring(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_ring(const struct coll_args *a, const int *counts)
 {
-    struct rs_blocks b;
-    int err = rs_blocks_init(&b, counts, a->size);
+    struct reduce_scatter_core_blocks b;
+    int err = reduce_scatter_core_blocks_init(&b, counts, a->size);
     if (!err && b.displs[a->size] > 0)
-        err = ring_reduce_scatter(a, &b, rs_source(a), a->recvbuf);
-    rs_blocks_free(&b);
+        err = ring_reduce_scatter(a, &b, reduce_scatter_core_source(a), a->recvbuf);
+    reduce_scatter_core_blocks_free(&b);
     return err;
 }

@@ -1,5 +1,6 @@
-/* rs_node.c - the node-aware reduce-scatter core (rs_core.h), for ranks
- * in blocks per node (a node's blocks are then one run of the vector):
+/* reduce_scatter_core_node.c - the node-aware reduce-scatter core
+ * (reduce_scatter_core.h), for ranks in blocks per node (a node's blocks are
+ * then one run of the vector):
  *
  *   node:    reduce of the whole vector to the leader          (intra)
  *   leaders: reduce_scatter, leader of node m keeping m's run  (inter)
@@ -10,9 +11,9 @@
  * any op. The vector and each node's run must be at most INT_MAX
  * elements (an MPI_ERR_COUNT otherwise). */
 #include "engine/buf.h"
-#include "algorithms/common/node.h"
-#include "algorithms/common/rs_core.h"
-#include "algorithms/common/steps.h"
+#include "algorithms/compose/node.h"
+#include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/compose/steps.h"
 
 #include <limits.h>
 
@@ -51,14 +52,14 @@ static int reduce_to_run(const struct coll_args *a, const struct node_layout *L,
     int err = MPI_SUCCESS;
     if (L->my_index == 0 && (err = buf_alloc_checked(a, total, a->datatype, &full, &base)))
         return err;
-    err = step_reduce(a, &node, rs_source(a), full, total, 0);
+    err = step_reduce(a, &node, reduce_scatter_core_source(a), full, total, 0);
     if (!err && L->my_index == 0)
         err = step_reduce_scatter(a, &leaders, full, run, runs);
     buf_free(a, base);
     return err;
 }
 
-int rs_node(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_node(const struct coll_args *a, const int *counts)
 {
     NODE_LAYOUT_OR_FAIL(L, a);
     struct sub_group node = node_group_mine(L);

@@ -12,7 +12,7 @@
 #define COLLSHIM_INTER_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/sub.h"
+#include "algorithms/compose/sub.h"
 
 /* The local group as a group of a composed step. */
 struct sub_group inter_local_group(const struct coll_args *a);
@@ -78,7 +78,7 @@ int inter_exchange_pairwise(const struct coll_args *a, const struct inter_blocks
 
 /* The long-vector reductions' first step: the group reduces its n-element
  * vectors (sendbuf) with the selected reduce_scatter, rank i keeping the
- * i-th of p near-equal pieces (common/pattern.h) in mine. */
+ * i-th of p near-equal pieces (patterns/pattern.h) in mine. */
 int inter_reduce_pieces(const struct coll_args *a, int n, void *mine);
 
 /* inter_post_blocks to or from every remote rank, at most window requests

@@ -1,14 +1,14 @@
-/* a2a.c - block addressing and the three exchanges shared by alltoall,
- * alltoallv and alltoallw (see a2a.h). */
-#include "algorithms/common/a2a.h"
-#include "algorithms/common/a2a_pattern.h"
+/* alltoall_core.c - block addressing and the three exchanges shared by
+ * alltoall, alltoallv and alltoallw (see alltoall_core.h). */
+#include "algorithms/common/alltoall_core.h"
+#include "algorithms/patterns/alltoall_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>
 
-void a2a_recv_block(const struct coll_args *a, int peer, struct a2a_block *b)
+void alltoall_core_recv_block(const struct coll_args *a, int peer, struct alltoall_core_block *b)
 {
     switch (a->coll) {
     case COLL_alltoall:
@@ -29,10 +29,10 @@ void a2a_recv_block(const struct coll_args *a, int peer, struct a2a_block *b)
     }
 }
 
-void a2a_send_block(const struct coll_args *a, int peer, struct a2a_block *b)
+void alltoall_core_send_block(const struct coll_args *a, int peer, struct alltoall_core_block *b)
 {
     if (a->in_place) {
-        a2a_recv_block(a, peer, b);
+        alltoall_core_recv_block(a, peer, b);
         return;
     }
     switch (a->coll) {
@@ -54,59 +54,61 @@ void a2a_send_block(const struct coll_args *a, int peer, struct a2a_block *b)
     }
 }
 
-size_t a2a_block_bytes(const struct a2a_block *b)
+size_t alltoall_core_block_bytes(const struct alltoall_core_block *b)
 {
     return b->count > 0 ? (size_t)b->count * buf_type_size(b->type) : 0;
 }
 
-int a2a_pack_sends(const struct coll_args *a, char *out, size_t bb, a2a_peer_fn peer)
+int alltoall_core_pack_sends(const struct coll_args *a, char *out, size_t bb,
+                             alltoall_core_peer_fn peer)
 {
     int err = MPI_SUCCESS;
     for (int k = 0; k < a->size && !err; k++) {
-        struct a2a_block b;
-        a2a_send_block(a, peer(a->rank, a->size, k), &b);
-        if (a2a_block_bytes(&b) != bb)
+        struct alltoall_core_block b;
+        alltoall_core_send_block(a, peer(a->rank, a->size, k), &b);
+        if (alltoall_core_block_bytes(&b) != bb)
             return MPI_ERR_TRUNCATE; /* send and receive signatures differ */
         err = buf_pack(b.buf, b.count, b.type, out + bb * (size_t)k, a);
     }
     return err;
 }
 
-int a2a_unpack_recvs(const struct coll_args *a, const char *in, size_t bb, a2a_peer_fn peer)
+int alltoall_core_unpack_recvs(const struct coll_args *a, const char *in, size_t bb,
+                               alltoall_core_peer_fn peer)
 {
     int err = MPI_SUCCESS;
     for (int k = 0; k < a->size && !err; k++) {
-        struct a2a_block b;
-        a2a_recv_block(a, peer(a->rank, a->size, k), &b);
+        struct alltoall_core_block b;
+        alltoall_core_recv_block(a, peer(a->rank, a->size, k), &b);
         err = buf_unpack(in + bb * (size_t)k, b.buf, b.count, b.type, a);
     }
     return err;
 }
 
-int a2a_copy_self(const struct coll_args *a)
+int alltoall_core_copy_self(const struct coll_args *a)
 {
-    struct a2a_block s, r;
+    struct alltoall_core_block s, r;
     if (a->in_place)
         return MPI_SUCCESS;
-    a2a_send_block(a, a->rank, &s);
-    a2a_recv_block(a, a->rank, &r);
+    alltoall_core_send_block(a, a->rank, &s);
+    alltoall_core_recv_block(a, a->rank, &r);
     return buf_copy(s.buf, s.count, s.type, r.buf, r.count, r.type, a);
 }
 
 /* ---- pairwise ---- */
 
-int a2a_pairwise(const struct coll_args *a)
+int alltoall_core_pairwise(const struct coll_args *a)
 {
-    int err = a2a_copy_self(a);
+    int err = alltoall_core_copy_self(a);
     for (int s = 1; s < a->size && !err; s++) {
-        struct a2a_block sb, rb;
+        struct alltoall_core_block sb, rb;
         int to, from;
-        a2a_pairwise_peers(a->rank, a->size, s, &to, &from);
-        a2a_send_block(a, to, &sb);
-        a2a_recv_block(a, from, &rb);
-        err = p2p_sendrecv(sb.buf, sb.count, sb.type, a2a_block_bytes(&sb) ? to : MPI_PROC_NULL,
-                           rb.buf, rb.count, rb.type,
-                           a2a_block_bytes(&rb) ? from : MPI_PROC_NULL, a);
+        alltoall_pattern_pairwise_peers(a->rank, a->size, s, &to, &from);
+        alltoall_core_send_block(a, to, &sb);
+        alltoall_core_recv_block(a, from, &rb);
+        err = p2p_sendrecv(sb.buf, sb.count, sb.type,
+                           alltoall_core_block_bytes(&sb) ? to : MPI_PROC_NULL, rb.buf, rb.count,
+                           rb.type, alltoall_core_block_bytes(&rb) ? from : MPI_PROC_NULL, a);
     }
     return err;
 }
@@ -120,26 +122,27 @@ static int scattered_post(const struct coll_args *a, int first, int last, MPI_Re
 {
     int err = MPI_SUCCESS, p = a->size;
     for (int s = first; s < last && !err; s++) {
-        struct a2a_block rb;
+        struct alltoall_core_block rb;
         int from = (a->rank - s + p) % p;
-        a2a_recv_block(a, from, &rb);
-        if (a2a_block_bytes(&rb))
+        alltoall_core_recv_block(a, from, &rb);
+        if (alltoall_core_block_bytes(&rb))
             err = p2p_irecv(rb.buf, rb.count, rb.type, from, a, &reqs[(*n)++]);
     }
     for (int s = first; s < last && !err; s++) {
-        struct a2a_block sb;
+        struct alltoall_core_block sb;
         int to = (a->rank + s) % p;
-        a2a_send_block(a, to, &sb);
-        if (a2a_block_bytes(&sb))
+        alltoall_core_send_block(a, to, &sb);
+        if (alltoall_core_block_bytes(&sb))
             err = p2p_isend(sb.buf, sb.count, sb.type, to, a, &reqs[(*n)++]);
     }
     return err;
 }
 
-int a2a_scattered(const struct coll_args *a)
+int alltoall_core_scattered(const struct coll_args *a)
 {
-    int window = a->params.outstanding > 0 ? a->params.outstanding : A2A_DEFAULT_OUTSTANDING;
-    int err = a2a_copy_self(a);
+    int window =
+        a->params.outstanding > 0 ? a->params.outstanding : ALLTOALL_CORE_DEFAULT_OUTSTANDING;
+    int err = alltoall_core_copy_self(a);
     if (err || a->size == 1)
         return err;
     if (window > a->size - 1)
@@ -162,13 +165,13 @@ int a2a_scattered(const struct coll_args *a)
 
 /* One growable temporary: room for count elements of type, reused over
  * rounds (alltoallw's blocks differ in type and span). */
-struct a2a_scratch {
+struct alltoall_core_scratch {
     void *base;
     size_t cap;
 };
 
-static int scratch_for(const struct coll_args *a, struct a2a_scratch *s, const struct a2a_block *b,
-                       void **buf)
+static int scratch_for(const struct coll_args *a, struct alltoall_core_scratch *s,
+                       const struct alltoall_core_block *b, void **buf)
 {
     MPI_Aint true_lb, true_extent, extent = buf_extent(b->type);
     PMPI_Type_get_true_extent(b->type, &true_lb, &true_extent);
@@ -187,12 +190,12 @@ static int scratch_for(const struct coll_args *a, struct a2a_scratch *s, const s
 }
 
 /* Swap my block for peer with peer's block for me. */
-static int inplace_swap(const struct coll_args *a, int peer, struct a2a_scratch *s)
+static int inplace_swap(const struct coll_args *a, int peer, struct alltoall_core_scratch *s)
 {
-    struct a2a_block b;
+    struct alltoall_core_block b;
     void *tmp;
-    a2a_recv_block(a, peer, &b);
-    if (!a2a_block_bytes(&b))
+    alltoall_core_recv_block(a, peer, &b);
+    if (!alltoall_core_block_bytes(&b))
         return MPI_SUCCESS;
     int err = scratch_for(a, s, &b, &tmp);
     if (!err)
@@ -202,12 +205,12 @@ static int inplace_swap(const struct coll_args *a, int peer, struct a2a_scratch 
     return err;
 }
 
-int a2a_inplace(const struct coll_args *a)
+int alltoall_core_inplace(const struct coll_args *a)
 {
-    struct a2a_scratch s = {NULL, 0};
-    int err = MPI_SUCCESS, rounds = a2a_inplace_rounds(a->size);
+    struct alltoall_core_scratch s = {NULL, 0};
+    int err = MPI_SUCCESS, rounds = alltoall_pattern_inplace_rounds(a->size);
     for (int r = 0; r < rounds && !err; r++) {
-        int peer = a2a_inplace_partner(a->rank, a->size, r);
+        int peer = alltoall_pattern_inplace_partner(a->rank, a->size, r);
         if (peer != a->rank)
             err = inplace_swap(a, peer, &s);
     }

@@ -1,6 +1,6 @@
-/* rs_pairwise.c - reduce-scatter by pairwise exchange (Thakur, Rabenseifner
- * & Gropp 2005, section 4.4), the core of reduce_scatter_pairwise and
- * reduce_scatter_block_pairwise. Any op.
+/* reduce_scatter_core_pairwise.c - reduce-scatter by pairwise exchange
+ * (Thakur, Rabenseifner & Gropp 2005, section 4.4), the core of
+ * reduce_scatter_pairwise and reduce_scatter_block_pairwise. Any op.
  *
  * In step i = 1 .. p-1 rank r sends the block of rank r+i straight from
  * its input and receives its own block from rank r-i (mod p), so every
@@ -17,7 +17,7 @@
  * Cost = (p-1) alpha + n(p-1)/p beta + n(p-1)/p gamma
  * Wins for long vectors where the p-1 latencies are hidden, and when the
  * blocks are very uneven (each block travels once, directly). */
-#include "algorithms/common/rs_core.h"
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 
@@ -26,25 +26,27 @@ struct pairwise {
 };
 
 /* Step i: send rank r+i its block of my input, fold in rank r-i's part. */
-static int step(const struct coll_args *a, const struct rs_blocks *b, const struct pairwise *w,
-                int i)
+static int step(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
+                const struct pairwise *w, int i)
 {
     MPI_Datatype t = a->datatype;
     int r = a->rank, p = a->size, my = b->counts[r];
     int to = (r + i) % p, from = (r - i + p) % p, first_high = from == p - 1 && from > r;
     void *into = first_high ? w->high : w->tmp;
-    int err = p2p_sendrecv(buf_at(rs_source(a), b->displs[to], t), b->counts[to], t, to, into,
-                           my, t, from, a);
+    int err = p2p_sendrecv(buf_at(reduce_scatter_core_source(a), b->displs[to], t), b->counts[to],
+                           t, to, into, my, t, from, a);
     if (err || first_high)
         return err;
     return buf_reduce(a, w->tmp, from < r ? w->low : w->high, my, t, a->op);
 }
 
-static int run(const struct coll_args *a, const struct rs_blocks *b, const struct pairwise *w)
+static int run(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
+               const struct pairwise *w)
 {
     MPI_Datatype t = a->datatype;
     int r = a->rank, my = b->counts[r];
-    int err = buf_copy(buf_at(rs_source(a), b->displs[r], t), my, t, w->low, my, t, a);
+    int err =
+        buf_copy(buf_at(reduce_scatter_core_source(a), b->displs[r], t), my, t, w->low, my, t, a);
     for (int i = 1; i < a->size && !err; i++)
         err = step(a, b, w, i);
     if (err)
@@ -55,12 +57,12 @@ static int run(const struct coll_args *a, const struct rs_blocks *b, const struc
     return err ? err : buf_copy(w->high, my, t, a->recvbuf, my, t, a);
 }
 
-int rs_pairwise(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_pairwise(const struct coll_args *a, const int *counts)
 {
-    struct rs_blocks b;
+    struct reduce_scatter_core_blocks b;
     struct pairwise w;
     void *base[3] = {NULL, NULL, NULL};
-    int err = rs_blocks_init(&b, counts, a->size), my = counts[a->rank];
+    int err = reduce_scatter_core_blocks_init(&b, counts, a->size), my = counts[a->rank];
     if (!err)
         err = buf_alloc_checked(a, my, a->datatype, &w.low, &base[0]);
     if (!err)
@@ -71,6 +73,6 @@ int rs_pairwise(const struct coll_args *a, const int *counts)
         err = run(a, &b, &w);
     for (int i = 0; i < 3; i++)
         buf_free(a, base[i]);
-    rs_blocks_free(&b);
+    reduce_scatter_core_blocks_free(&b);
     return err;
 }

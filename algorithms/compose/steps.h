@@ -5,7 +5,7 @@
 #ifndef COLLSHIM_STEPS_H
 #define COLLSHIM_STEPS_H
 
-#include "algorithms/common/sub.h"
+#include "algorithms/compose/sub.h"
 
 int step_barrier(const struct coll_args *a, const struct sub_group *g);
 int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, int count,

@@ -1,17 +1,17 @@
-/* rs_blocks.c - what the reduce-scatter cores share: the block layout of
- * the vector, the power-of-two fold in and out (and the driver around the
- * cores that work on folded virtual ranks), and the adapter that runs a
- * core for reduce_scatter_block. */
-#include "algorithms/common/rs_core.h"
+/* reduce_scatter_core_blocks.c - what the reduce-scatter cores share: the
+ * block layout of the vector, the power-of-two fold in and out (and the
+ * driver around the cores that work on folded virtual ranks), and the adapter
+ * that runs a core for reduce_scatter_block. */
+#include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>
 
-int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
+int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b, const int *counts, int p)
 {
     b->p = p;
     b->counts = counts;
@@ -25,28 +25,29 @@ int rs_blocks_init(struct rs_blocks *b, const int *counts, int p)
 }
 
 /* One allocation: p + 1 displacements, then p counts. */
-int rs_blocks_even(struct rs_blocks *b, int count, int p)
+int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, int count, int p)
 {
     MPI_Aint *displs = scratch_get((size_t)(p + 1) * sizeof *displs + (size_t)p * sizeof(int));
     if (!displs)
         return MPI_ERR_NO_MEM;
     int *counts = (int *)(displs + p + 1);
     for (int i = 0; i < p; i++) {
-        counts[i] = pat_block_count(count, p, i);
-        displs[i] = pat_block_offset(count, p, i);
+        counts[i] = pattern_block_count(count, p, i);
+        displs[i] = pattern_block_offset(count, p, i);
     }
     displs[p] = count;
-    *b = (struct rs_blocks){.p = p, .counts = counts, .displs = displs, .owned = displs};
+    *b = (struct reduce_scatter_core_blocks){
+        .p = p, .counts = counts, .displs = displs, .owned = displs};
     return MPI_SUCCESS;
 }
 
-void rs_blocks_free(struct rs_blocks *b)
+void reduce_scatter_core_blocks_free(struct reduce_scatter_core_blocks *b)
 {
     scratch_put(b->owned);
     b->owned = b->displs = NULL;
 }
 
-int rs_blocks_max(const struct rs_blocks *b)
+int reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b)
 {
     int max = 0;
     for (int i = 0; i < b->p; i++)
@@ -55,30 +56,33 @@ int rs_blocks_max(const struct rs_blocks *b)
     return max;
 }
 
-MPI_Aint rs_blocks_voffset(const struct rs_blocks *b, int v)
+MPI_Aint reduce_scatter_core_blocks_voffset(const struct reduce_scatter_core_blocks *b, int v)
 {
-    return b->displs[rsp_vblock_first(v, b->p)];
+    return b->displs[reduce_scatter_pattern_vblock_first(v, b->p)];
 }
 
-const void *rs_source(const struct coll_args *a)
+const void *reduce_scatter_core_source(const struct coll_args *a)
 {
     return a->in_place ? a->recvbuf : a->sendbuf;
 }
 
-int rs_exchange_halves(const struct coll_args *a, const struct rs_blocks *b, int peer, int keep,
-                       int give, int len, void *acc, void *scratch)
+int reduce_scatter_core_exchange_halves(const struct coll_args *a,
+                                        const struct reduce_scatter_core_blocks *b, int peer,
+                                        int keep, int give, int len, void *acc, void *scratch)
 {
     MPI_Datatype t = a->datatype;
-    MPI_Aint k0 = rs_blocks_voffset(b, keep), k1 = rs_blocks_voffset(b, keep + len);
-    MPI_Aint g0 = rs_blocks_voffset(b, give), g1 = rs_blocks_voffset(b, give + len);
+    MPI_Aint k0 = reduce_scatter_core_blocks_voffset(b, keep),
+             k1 = reduce_scatter_core_blocks_voffset(b, keep + len);
+    MPI_Aint g0 = reduce_scatter_core_blocks_voffset(b, give),
+             g1 = reduce_scatter_core_blocks_voffset(b, give + len);
     int err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
                              k1 - k0, t, peer, a);
     return err ? err
                : buf_reduce_n(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
 }
 
-int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scratch,
-               MPI_Aint count)
+int reduce_scatter_core_fold_in(const struct coll_args *a, const void *src, void *acc,
+                                void *scratch, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
         return p2p_send_n(src, count, a->datatype, a->rank + 1, a);
@@ -86,17 +90,18 @@ int rs_fold_in(const struct coll_args *a, const void *src, void *acc, void *scra
     return err ? err : buf_reduce_n(a, scratch, acc, count, a->datatype, a->op);
 }
 
-int rs_fold_back(const struct coll_args *a, void *buf, MPI_Aint count)
+int reduce_scatter_core_fold_back(const struct coll_args *a, void *buf, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
         return p2p_recv_n(buf, count, a->datatype, a->rank + 1, a);
     return p2p_send_n(buf, count, a->datatype, a->rank - 1, a);
 }
 
-int rs_fold_out(const struct coll_args *a, const struct rs_blocks *b, const void *acc)
+int reduce_scatter_core_fold_out(const struct coll_args *a,
+                                 const struct reduce_scatter_core_blocks *b, const void *acc)
 {
     MPI_Datatype t = a->datatype;
-    int r = a->rank, rem = a->size - pat_pow2_floor(a->size), err = MPI_SUCCESS;
+    int r = a->rank, rem = a->size - pattern_pow2_floor(a->size), err = MPI_SUCCESS;
     if (r < 2 * rem && r % 2 == 0)
         return p2p_recv(a->recvbuf, b->counts[r], t, r + 1, a);
     if (r < 2 * rem)
@@ -107,8 +112,9 @@ int rs_fold_out(const struct coll_args *a, const struct rs_blocks *b, const void
     return err;
 }
 
-int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const MPI_Aint *off,
-               const MPI_Aint *len, void **acc, void **scratch)
+int reduce_scatter_core_combine(const struct coll_args *a, int peer_is_lower, int n,
+                                const MPI_Aint *off, const MPI_Aint *len, void **acc,
+                                void **scratch)
 {
     MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
@@ -126,46 +132,49 @@ int rs_combine(const struct coll_args *a, int peer_is_lower, int n, const MPI_Ai
 }
 
 /* Fold, let the survivors run body over virtual blocks, unfold. */
-static int folded(const struct coll_args *a, const struct rs_blocks *b, rs_virtual_fn body)
+static int folded(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
+                  reduce_scatter_core_virtual_fn body)
 {
     MPI_Aint total = b->displs[a->size];
-    int rem = a->size - pat_pow2_floor(a->size);
-    int vrank = pat_fold_virtual(a->rank, a->size), err = MPI_SUCCESS;
+    int rem = a->size - pattern_pow2_floor(a->size);
+    int vrank = pattern_fold_virtual(a->rank, a->size), err = MPI_SUCCESS;
     void *acc, *scratch = NULL, *abase = NULL, *sbase = NULL;
     if (vrank < 0) { /* folded away: hand the vector over, get the block back */
-        err = rs_fold_in(a, rs_source(a), NULL, NULL, total);
-        return err ? err : rs_fold_out(a, b, NULL);
+        err = reduce_scatter_core_fold_in(a, reduce_scatter_core_source(a), NULL, NULL, total);
+        return err ? err : reduce_scatter_core_fold_out(a, b, NULL);
     }
     /* The accumulator is ours even in place: recvbuf past this rank's
      * block is the caller's, and stays as it was. */
     if (!(err = buf_alloc_checked(a, total, a->datatype, &acc, &abase)))
-        err = buf_copy(rs_source(a), total, a->datatype, acc, total, a->datatype, a);
+        err = buf_copy(reduce_scatter_core_source(a), total, a->datatype, acc, total,
+                       a->datatype, a);
     if (!err)
         err = buf_alloc_checked(a, total, a->datatype, &scratch, &sbase);
     if (!err && a->rank < 2 * rem)
-        err = rs_fold_in(a, NULL, acc, scratch, total);
+        err = reduce_scatter_core_fold_in(a, NULL, acc, scratch, total);
     if (!err)
         err = body(a, b, vrank, &acc, &scratch);
     if (!err)
-        err = rs_fold_out(a, b, acc);
+        err = reduce_scatter_core_fold_out(a, b, acc);
     buf_free(a, abase);
     buf_free(a, sbase);
     return err;
 }
 
-int rs_folded_run(const struct coll_args *a, const int *counts, rs_virtual_fn body)
+int reduce_scatter_core_folded_run(const struct coll_args *a, const int *counts,
+                                   reduce_scatter_core_virtual_fn body)
 {
-    struct rs_blocks b;
-    int err = rs_blocks_init(&b, counts, a->size);
+    struct reduce_scatter_core_blocks b;
+    int err = reduce_scatter_core_blocks_init(&b, counts, a->size);
     if (err)
         return err;
     if (b.displs[a->size] > 0)
         err = folded(a, &b, body);
-    rs_blocks_free(&b);
+    reduce_scatter_core_blocks_free(&b);
     return err;
 }
 
-int rs_block_run(const struct coll_args *a, rs_core_fn core)
+int reduce_scatter_core_block_run(const struct coll_args *a, reduce_scatter_core_fn core)
 {
     int *counts = scratch_get((size_t)a->size * sizeof(int)), err;
     if (!counts)

@@ -1,5 +1,5 @@
 /* node.h - how a communicator's ranks sit on the machine's nodes, and the
- * groups a node-aware algorithm runs its levels on (common/sub.h).
+ * groups a node-aware algorithm runs its levels on (compose/sub.h).
  *
  * Nodes are numbered in the order of their first rank in the
  * communicator; a node's members in rank order; its first rank is its
@@ -10,7 +10,7 @@
 #define COLLSHIM_NODE_H
 
 #include "algorithms/coll.h"
-#include "algorithms/common/sub.h"
+#include "algorithms/compose/sub.h"
 
 struct node_layout {
     struct node_shape shape;

@@ -1,6 +1,7 @@
-/* rs_halving.c - reduce-scatter by recursive halving (Thakur, Rabenseifner
- * & Gropp 2005, section 4.4), the core of reduce_scatter_recursive_halving
- * and reduce_scatter_block_recursive_halving. Commutative ops only.
+/* reduce_scatter_core_halving.c - reduce-scatter by recursive halving
+ * (Thakur, Rabenseifner & Gropp 2005, section 4.4), the core of
+ * reduce_scatter_recursive_halving and
+ * reduce_scatter_block_recursive_halving. Commutative ops only.
  *
  * At distance m = p/2, p/4, ..., 1 every rank swaps half of the blocks it
  * is still responsible for with the rank m away: it sends the half the
@@ -15,29 +16,29 @@
  * order). Non-power-of-two p: the first 2r ranks (r = p - 2^floor(lg p))
  * fold pairwise first (even sends its vector to odd), the 2^floor(lg p)
  * survivors halve over "virtual blocks" (a folded pair's two blocks count
- * as one, rsp_vblock_first), and each odd survivor hands the even rank its
- * block at the end.
+ * as one, reduce_scatter_pattern_vblock_first), and each odd survivor hands
+ * the even rank its block at the end.
  *
  * Cost = lg(p) alpha + n(p-1)/p beta + n(p-1)/p gamma
  *        (+ 2 alpha + n(1 + 1/p) beta + n gamma when p is not a power of two)
  * Wins for medium and large vectors: bandwidth-optimal with lg(p) steps. */
-#include "algorithms/common/rs_core.h"
-#include "algorithms/common/rs_pattern.h"
+#include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/patterns/reduce_scatter_pattern.h"
 
 /* Halve over the virtual blocks; acc ends with virtual block vrank. */
-static int halve(const struct coll_args *a, const struct rs_blocks *b, int vrank, void **accp,
-                 void **scratchp)
+static int halve(const struct coll_args *a, const struct reduce_scatter_core_blocks *b, int vrank,
+                 void **accp, void **scratchp)
 {
     int err = MPI_SUCCESS;
-    for (int m = pat_pow2_floor(a->size) / 2; m >= 1 && !err; m /= 2) {
+    for (int m = pattern_pow2_floor(a->size) / 2; m >= 1 && !err; m /= 2) {
         int lo = vrank & ~(2 * m - 1), keep = lo + (vrank & m), give = lo + m - (vrank & m);
-        err = rs_exchange_halves(a, b, pat_fold_real(vrank ^ m, a->size), keep, give, m, *accp,
-                                 *scratchp);
+        err = reduce_scatter_core_exchange_halves(a, b, pattern_fold_real(vrank ^ m, a->size),
+                                                  keep, give, m, *accp, *scratchp);
     }
     return err;
 }
 
-int rs_halving(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_halving(const struct coll_args *a, const int *counts)
 {
-    return rs_folded_run(a, counts, halve);
+    return reduce_scatter_core_folded_run(a, counts, halve);
 }

@@ -1,5 +1,5 @@
-/* agb_linear.c - allgather(v) as a flat gather to rank 0, then a flat
- * broadcast of the whole receive buffer from it: the core of
+/* allgather_blocks_linear.c - allgather(v) as a flat gather to rank 0, then a
+ * flat broadcast of the whole receive buffer from it: the core of
  * allgather_linear and allgatherv_linear (allgather_blocks.h).
  *
  *   gather:  1, 2, ..., p-1 -> 0   (each block straight into its place)
@@ -21,36 +21,36 @@
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p.h"
 
-static int send_own(const struct coll_args *a, const struct agb_layout *l)
+static int send_own(const struct coll_args *a, const struct allgather_blocks_layout *l)
 {
-    struct agb_msg m;
+    struct allgather_blocks_msg m;
     int err;
     if (!a->in_place)
         return buf_carries_data(a->sendcount, a->sendtype)
                    ? p2p_send(a->sendbuf, a->sendcount, a->sendtype, 0, a)
                    : MPI_SUCCESS;
-    if ((err = agb_msg_of(l, a->rank, 1, &m)))
+    if ((err = allgather_blocks_msg_of(l, a->rank, 1, &m)))
         return err;
     if (buf_carries_data(m.count, m.type))
         err = p2p_send(m.origin, m.count, m.type, 0, a);
-    agb_msg_free(a, &m);
+    allgather_blocks_msg_free(a, &m);
     return err;
 }
 
-int agb_linear(const struct coll_args *a)
+int allgather_blocks_linear(const struct coll_args *a)
 {
-    struct agb_layout l = agb_layout_of(a);
-    struct agb_msg all;
+    struct allgather_blocks_layout l = allgather_blocks_layout_of(a);
+    struct allgather_blocks_msg all;
     int err = MPI_SUCCESS;
     if (a->rank == 0)
-        err = agb_place_own(a, &l);
+        err = allgather_blocks_place_own(a, &l);
     if (err || a->size == 1)
         return err;
-    struct lin_blocks blocks = {l.buf, l.type, l.count, l.counts, l.displs, NULL};
-    err = a->rank == 0 ? lin_root_exchange(a, 0, &blocks, 0, 0) : send_own(a, &l);
-    if (err || (err = agb_msg_of(&l, 0, a->size, &all)))
+    struct linear_root_blocks blocks = {l.buf, l.type, l.count, l.counts, l.displs, NULL};
+    err = a->rank == 0 ? linear_root_exchange(a, 0, &blocks, 0, 0) : send_own(a, &l);
+    if (err || (err = allgather_blocks_msg_of(&l, 0, a->size, &all)))
         return err;
     err = bcast_tree_flat(all.origin, all.count, all.type, 0, a);
-    agb_msg_free(a, &all);
+    allgather_blocks_msg_free(a, &all);
     return err;
 }

@@ -15,12 +15,17 @@
 #ifndef COLLSHIM_REDUCE_TREE_PATTERN_H
 #define COLLSHIM_REDUCE_TREE_PATTERN_H
 
-enum rtree_shape { RTREE_CHAIN, RTREE_BINARY, RTREE_BINOMIAL, RTREE_FLAT };
+enum reduce_tree_shape {
+    REDUCE_TREE_CHAIN,
+    REDUCE_TREE_BINARY,
+    REDUCE_TREE_BINOMIAL,
+    REDUCE_TREE_FLAT
+};
 
 /* Binary tree in preorder: walk down from the root to d; returns d's
  * parent (-1 for the root) and d's subtree size in *size. A node of size s
  * keeps s/2 positions for its left subtree and the rest for its right. */
-static inline int rtree_binary_walk(int d, int m, int *size)
+static inline int reduce_tree_binary_walk(int d, int m, int *size)
 {
     int node = 0, sz = m, parent = -1;
     while (node != d) {
@@ -39,37 +44,37 @@ static inline int rtree_binary_walk(int d, int m, int *size)
 }
 
 /* Parent position of d (0 <= d < m), -1 for the root. */
-static inline int rtree_parent(enum rtree_shape s, int d, int m)
+static inline int reduce_tree_parent(enum reduce_tree_shape s, int d, int m)
 {
     int size;
     if (d == 0)
         return -1;
     switch (s) {
-    case RTREE_CHAIN: return d - 1;
-    case RTREE_BINARY: return rtree_binary_walk(d, m, &size);
-    case RTREE_BINOMIAL: return d & (d - 1);
+    case REDUCE_TREE_CHAIN: return d - 1;
+    case REDUCE_TREE_BINARY: return reduce_tree_binary_walk(d, m, &size);
+    case REDUCE_TREE_BINOMIAL: return d & (d - 1);
     default: return 0;
     }
 }
 
 /* Children positions of d in increasing order into out (room for m);
  * returns how many. */
-static inline int rtree_children(enum rtree_shape s, int d, int m, int *out)
+static inline int reduce_tree_children(enum reduce_tree_shape s, int d, int m, int *out)
 {
     int n = 0, size;
     switch (s) {
-    case RTREE_CHAIN:
+    case REDUCE_TREE_CHAIN:
         if (d + 1 < m)
             out[n++] = d + 1;
         break;
-    case RTREE_BINARY:
-        rtree_binary_walk(d, m, &size);
+    case REDUCE_TREE_BINARY:
+        reduce_tree_binary_walk(d, m, &size);
         if (size > 1)
             out[n++] = d + 1;
         if (size > 2)
             out[n++] = d + 1 + size / 2;
         break;
-    case RTREE_BINOMIAL:
+    case REDUCE_TREE_BINOMIAL:
         for (int k = 1; (d == 0 || k < (d & -d)) && d + k < m; k *= 2)
             out[n++] = d + k;
         break;

@@ -1,6 +1,6 @@
 /* node.c - a communicator's node layout and the groups of its levels
  * (node.h). */
-#include "algorithms/common/node.h"
+#include "algorithms/compose/node.h"
 
 #include <stdlib.h>
 #include <string.h>

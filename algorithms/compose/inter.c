@@ -1,8 +1,8 @@
 /* inter.c - helpers of the intercommunicator algorithms (inter.h). */
-#include "algorithms/common/inter.h"
+#include "algorithms/compose/inter.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "algorithms/common/pattern.h"
+#include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>
@@ -214,7 +214,7 @@ int inter_reduce_pieces(const struct coll_args *a, int n, void *mine)
     if (!counts)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < p; i++)
-        counts[i] = pat_block_count(n, p, i);
+        counts[i] = pattern_block_count(n, p, i);
     struct coll_args rs = {.coll = COLL_reduce_scatter, .sendbuf = a->sendbuf, .recvbuf = mine,
                            .recvcounts = counts, .datatype = a->datatype, .op = a->op};
     int err = inter_local(a, &rs);
