@@ -1,5 +1,6 @@
 /* registry.c - THE table of algorithms. Adding an algorithm adds its file
- * and one row of NATIVE_ALGORITHMS below, nothing else.
+ * (listed in its folder's sources.am) and one row of NATIVE_ALGORITHMS
+ * below; `make doc-tables` then prints it into doc/algorithms.md.
  *
  * Row: X(collective, name, restrictions, cost, summary); the function is
  * <collective>_<name>, declared here from the row. */
