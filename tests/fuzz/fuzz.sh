@@ -18,6 +18,8 @@ if [ -n "$seconds" ]; then
     [ -z "${FUZZ_SEED:-}" ] && seed=random
     entries=""
     for np in ${FUZZ_NPS:-1 2 3 4 5 8}; do entries="$entries $np:0"; done
+    # a launch runs for its seconds, and its last case may take its timeout
+    MPI_TIMEOUT=$((seconds + ${FUZZ_TIMEOUT:-300} + 120))
 fi
 launcher=$([ "$FLAVOUR" = openmpi ] && echo "mpirun.openmpi --oversubscribe -np" || echo "mpiexec.mpich -n")
 log=$(mktemp)
