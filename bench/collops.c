@@ -3,7 +3,7 @@
 #include "bench/collops.h"
 #include "collshim.h"
 #include "algorithms/coll.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,13 +2,13 @@
 # layering.sh - the folders are layers, and each file includes only headers
 # of its own layer or of the layers under it (doc/architecture.md):
 #
-#   bench (tools) -> shim -> select -> tuning -> algorithms -> engine -> ops
+#   tests -> bench (tools) -> shim -> select -> tuning -> algorithms -> engine -> ops
 #
 # include/ (the public interface) is open to the tools and the shim. A
 # file that includes a header against the arrow is named with the include;
 # the test fails then. Ends with "layering: N passed, N failed".
 cd "${TOP_SRCDIR:-$(dirname "$0")/..}" || exit 1
-layers=(ops engine algorithms tuning select shim bench)
+layers=(ops engine algorithms tuning select shim bench tests)
 rank_of() {
     local i
     for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && { echo "$i"; return; }; done

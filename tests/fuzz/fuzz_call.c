@@ -2,7 +2,7 @@
  * laid out with guards and filled (a pattern everywhere, values at every
  * element), the call in each form, and the byte comparison. */
 #include "tests/fuzz/fuzz.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 
 #include <stdio.h>
 #include <stdlib.h>

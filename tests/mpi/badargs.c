@@ -22,7 +22,7 @@
 
 #include "collshim.h"
 #include "tests/mpi/expect.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 #include "tests/mpi/raised.h"
 
 #define N 4      /* elements per block */

@@ -1,6 +1,6 @@
 /* check_call.c - see check_call.h. */
 #include "tests/mpi/check_call.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 
 #include <stddef.h>
 #include <string.h>

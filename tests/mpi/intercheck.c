@@ -16,7 +16,7 @@
  * ran (collshim_algorithm_calls) on every rank.
  * Ends with "intercheck: N passed, N failed". */
 #include "collshim.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
  * nonblocking collectives still go to the vendor; no script sets it.
  * Ends with "nbc: N passed, N failed". */
 #include "collshim.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 
 #include <mpi.h>
 #include <stdarg.h>

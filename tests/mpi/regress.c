@@ -20,7 +20,7 @@
  * names the test; REGRESS_ONLY=prefix runs the tests whose names start so.
  * Ends with "regress: N passed, N failed". */
 #include "collshim.h"
-#include "tests/mpi/pcoll.h"
+#include "bench/pcoll.h"
 
 #include <signal.h>
 #include <stdio.h>

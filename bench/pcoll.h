@@ -5,8 +5,8 @@
  * MPI_Info before the request). SimGrid's SMPI (MPI 3.1) has none: there
  * collshim, linked into the program, provides MPI_Allreduce_init etc., declared here
  * from collshim's own list of the collectives. */
-#ifndef PCOLL_H
-#define PCOLL_H
+#ifndef COLLSHIM_PCOLL_H
+#define COLLSHIM_PCOLL_H
 
 #include <mpi.h>
 
