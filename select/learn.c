@@ -69,7 +69,6 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
  * class that runs the tables. */
 static struct learn_ctx learn_off;
 static const struct learn_class tables_only = {.state = CLASS_TABLES};
-int learn_test_nomem; /* COLLSHIM_TEST_NOMEM on this rank (learn.h) */
 
 static unsigned size_bucket(uint64_t bytes)
 {
@@ -593,10 +592,13 @@ void learn_ctx_free(struct learn_ctx *lc)
     free(lc);
 }
 
-void learn_account_live(void)
+void learn_finalize(void)
 {
+    if (!learn_enabled || !learn_io)
+        return;
     pthread_mutex_lock(&live_lock);
     for (struct learn_ctx *lc = live; lc; lc = lc->next)
         account(lc);
     pthread_mutex_unlock(&live_lock);
+    learn_results_gather();
 }

@@ -105,6 +105,7 @@ void learn_entry_settle(const struct learn_entry *result);
 /* Add a class's accounting to its entry. */
 void learn_entry_account(const struct learn_entry *counts);
 
-/* Walk the live learning states at MPI_Finalize (learn.c). */
-void learn_account_live(void);
+/* At MPI_Finalize, once every live state is accounted (learn_finalize):
+ * gather the entries at world rank 0, which writes the learned table. */
+void learn_results_gather(void);
 #endif

@@ -19,6 +19,7 @@ int learn_enabled;
 int learn_verbose;
 enum learn_charge learn_charge;
 const struct learn_io *learn_io;
+int learn_test_nomem; /* COLLSHIM_TEST_NOMEM on this rank (learn.h) */
 static const char *learn_out;
 
 static struct learn_entry entries[LEARN_ENTRIES];
@@ -379,13 +380,10 @@ static struct learn_entry *gather_entries(int rank, int np, int *total)
     return all;
 }
 
-void learn_finalize(void)
+void learn_results_gather(void)
 {
     int rank, np, len = 0, total = 0;
     char name[MPI_MAX_PROCESSOR_NAME] = "", *names = NULL;
-    if (!learn_enabled || !learn_io)
-        return;
-    learn_account_live();
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &np);
     PMPI_Get_processor_name(name, &len);
