@@ -215,9 +215,12 @@ static void finish(struct nbc_request *r)
     }
     /* A failed schedule sends one byte too many: the user's wait on the
      * 0-byte receive then fails (MPI_ERR_TRUNCATE) instead of succeeding;
-     * the real error went to the communicator's handler above. */
+     * the real error went to the communicator's handler above. The
+     * receive is posted (the request was started), so the vendor's send
+     * completes at once: no progress of ours is needed, nor wanted here,
+     * inside progress. */
     char one = 0;
-    PMPI_Send(&one, err ? 1 : 0, MPI_BYTE, 0, r->done_tag, self_comm);
+    vendor.send(&one, err ? 1 : 0, MPI_BYTE, 0, r->done_tag, self_comm);
     if (r->free_when_done)
         release(r);
 }
