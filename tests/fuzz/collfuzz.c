@@ -362,7 +362,7 @@ static int run_case(const struct options *o, long number, struct totals *t)
         run_algorithm(o, &c, fc, &p, NULL, -1, t);
     for (int i = 0; i < nalgs; i++) {
         const char *alg = collshim_algorithm_name(coll, i);
-        if ((!o->alg || !strcmp(o->alg, alg)) && !vendor_form_unsafe(&c, alg))
+        if ((!o->alg || !strcmp(o->alg, alg)) && !vendor_form_unsafe(&c, fc, alg))
             run_algorithm(o, &c, fc, &p, alg, i, t);
     }
     collshim_tune(NULL, NULL, 0);

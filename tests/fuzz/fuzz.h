@@ -178,7 +178,7 @@ int vendor_crashes_on_bottom(const struct fcase *c);
 int vendor_needs_base_types(int coll, int inter, int in_place);
 int vendor_needs_empty_count(enum kind kind);
 int vendor_breaks_persistent_in_place(const struct fcase *c);
-int vendor_form_unsafe(const struct fcase *c, const char *alg);
+int vendor_form_unsafe(const struct fcase *c, const struct fcomm *fc, const char *alg);
 int vendor_orders_unsigned_as_signed(void);
 int vendor_needs_contiguous_reduction(const struct fcase *c);
 int vendor_mishandles_pairs(void);

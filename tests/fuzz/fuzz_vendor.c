@@ -89,11 +89,18 @@ int vendor_breaks_persistent_in_place(const struct fcase *c)
  * indexed types on MPI_BOTTOM at np 3: collfuzz seed 1 case 185 with
  * collshim disabled). MPICH 4.0.2's persistent collectives give wrong
  * data (its intercommunicator MPI_Bcast_init; its gather, scatter and
- * allgather, doc/design-notes.md). There collshim's "vendor" is run only
- * in the forms that hold. */
-int vendor_form_unsafe(const struct fcase *c, const char *alg)
+ * allgather, doc/design-notes.md), and so does its intercommunicator
+ * MPI_Ibcast wherever the receivers' type is not contiguous (every
+ * element wrong: 10 doubles sent as MPI_DOUBLE, received as a vector of
+ * stride 2, np 3; collfuzz seed 12309914912 case 642 with collshim
+ * disabled). There collshim's "vendor" is run only in the forms that
+ * hold. */
+int vendor_form_unsafe(const struct fcase *c, const struct fcomm *fc, const char *alg)
 {
-    int form = vendor_is_openmpi() ? c->form != FORM_BLOCKING : c->form == FORM_PERSISTENT;
+    int form = vendor_is_openmpi() ? c->form != FORM_BLOCKING
+                                   : c->form == FORM_PERSISTENT ||
+                                         (c->form == FORM_NONBLOCKING && fc->inter &&
+                                          c->coll == F_BCAST);
     return form && !strcmp(alg, "vendor");
 }
 
