@@ -5,11 +5,14 @@
 # line, and run through its #! line), each rank reporting that it runs this
 # flavour's collshim with the COLLSHIM_* variables it was given; a profiler
 # preloaded before collshim stays in front; the launcher itself gets
-# neither LD_PRELOAD nor the COLLSHIM_* variables; --dry-run in the syntax
-# of each launcher (srun included) and of launchers found through links and
-# copies; every refusal, with nothing run. With the other flavour's build
-# side by side (../build-<other>), its programs are detected and run too.
+# neither LD_PRELOAD nor the COLLSHIM_* variables nor a child process;
+# --dry-run in the syntax of each launcher (srun included) and of launchers
+# found through links and copies; every refusal, with nothing run. With
+# the other flavour's build side by side (../build-<other>), its programs
+# are detected and run too.
+# shellcheck source=tests/mpi/launch.sh
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
+# shellcheck source=tests/launch/install.sh
 . "$TOP_SRCDIR/tests/launch/install.sh"
 # A launch of 2 or 3 ranks of rank_report takes about a second; 120 s
 # allows for a machine loaded many times over.
@@ -50,7 +53,7 @@ expect "no flavour's program is installed in bin/" \
 # --- helpers --------------------------------------------------------------
 # collshim-run ARGS: stdout in $tmp/out, stderr in $tmp/err, status in $status.
 collshim_run() {
-    rm -f "$tmp/launched.args" "$tmp/launched.env"
+    rm -f "$tmp/launched.args" "$tmp/launched.env" "$tmp/launched.children"
     timeout "$LAUNCH_TIMEOUT" "$run" "$@" >"$tmp/out" 2>"$tmp/err"
     status=$?
 }
@@ -91,14 +94,14 @@ check_dry_run() {
         echo "     got: $(cat "$tmp/out" "$tmp/err")"
 }
 
-# Launchers that record their arguments and environment and run nothing,
-# named as each MPI names its own.
+# Launchers that record their arguments, their environment and the
+# children collshim-run left them, and run nothing (fake_launcher.c), named
+# as each MPI names its own.
 mkdir -p "$tmp/fake"
-for name in orterun mpiexec.hydra srun; do
-    printf '#!/bin/bash\nprintf "%%s\\n" "$@" >%q\nenv >%q\n' "$tmp/launched.args" "$tmp/launched.env" \
-        >"$tmp/fake/$name"
-    chmod +x "$tmp/fake/$name"
-done
+gcc -DRECORD_DIR="\"$tmp\"" -o "$tmp/fake/orterun" "$TOP_SRCDIR/tests/launch/fake_launcher.c" ||
+    { FAILED=$((FAILED + 1)); echo "FAIL building fake_launcher.c"; finish collshim_run; exit; }
+cp "$tmp/fake/orterun" "$tmp/fake/mpiexec.hydra"
+cp "$tmp/fake/orterun" "$tmp/fake/srun"
 fake_launcher=$tmp/fake/orterun fake_other=$tmp/fake/mpiexec.hydra
 [ "$FLAVOUR" = mpich ] && fake_launcher=$tmp/fake/mpiexec.hydra fake_other=$tmp/fake/orterun
 
@@ -158,6 +161,9 @@ expect "the launcher's environment has no LD_PRELOAD" \
     test -e "$tmp/launched.env" -a -z "$(grep '^LD_PRELOAD=' "$tmp/launched.env" 2>/dev/null)"
 expect "the launcher's environment has no COLLSHIM_* variable" \
     test -e "$tmp/launched.env" -a -z "$(grep '^COLLSHIM_' "$tmp/launched.env" 2>/dev/null)"
+expect "the launcher inherits no child of collshim-run's (Hydra takes one for a rank)" \
+    test -e "$tmp/launched.children" -a ! -s "$tmp/launched.children" ||
+    echo "     children: $(cat "$tmp/launched.children")"
 # srun takes a value with a comma from its own environment, by name.
 COLLSHIM_RUN_TEST=$marker COLLSHIM_VERBOSE=1 collshim_run "$tmp/fake/srun" -n 2 "$program"
 expect "srun: its arguments pass LD_PRELOAD, the comma's variable by name, the other with its value" \
@@ -239,6 +245,18 @@ for mpi in openmpi mpich; do
         expect "a $generic that is $(flavour_name "$mpi")'s (through $how) gets $syntax" \
             grep -qF -- "$tmp/$how/$generic $syntax$fake_libraries/$mpi/" "$tmp/out"
     done
+done
+# Links named mpirun to launchers known by their names alone (the fakes,
+# whose libraries and --version say nothing).
+for mpi in openmpi mpich; do
+    if [ "$mpi" = openmpi ]; then target=orterun syntax="-x LD_PRELOAD="; else target=mpiexec.hydra syntax="-genv LD_PRELOAD "; fi
+    mpi_program=$program
+    [ "$mpi" = "$FLAVOUR" ] || mpi_program=$other_program
+    [ -n "$mpi_program" ] || continue
+    ln -sfn "$tmp/fake/$target" "$tmp/links/mpirun"
+    collshim_run --dry-run "$tmp/links/mpirun" -n 2 "$mpi_program"
+    expect "a link named mpirun to $target is $(flavour_name "$mpi")'s" \
+        grep -qF -- "$tmp/links/mpirun $syntax$fake_libraries/$mpi/" "$tmp/out"
 done
 ln -sfn "$no_mpi" "$tmp/links/mpiexec"
 collshim_run --dry-run "$tmp/links/mpiexec" -n 2 "$program"

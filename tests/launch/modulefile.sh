@@ -7,7 +7,9 @@
 # gone. With the other flavour's build side by side (../build-<other>),
 # both install into the one prefix: each module gives its own collbench,
 # and the two are never on PATH together.
+# shellcheck source=tests/mpi/launch.sh
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
+# shellcheck source=tests/launch/install.sh
 . "$TOP_SRCDIR/tests/launch/install.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
