@@ -87,10 +87,10 @@ check_refusal() {
     expect "refuses $label: runs nothing" test ! -e "$tmp/launched.args" -a ! -s "$tmp/out"
 }
 
-# The dry run's command is exactly WANT.
+# The dry run's command is exactly WANT, and it has nothing to say.
 check_dry_run() {
     local label=$1 want=$2
-    expect "--dry-run $label: $want" test "$status" -eq 0 -a "$(cat "$tmp/out")" = "$want" ||
+    expect "--dry-run $label: $want" test "$status" -eq 0 -a ! -s "$tmp/err" -a "$(cat "$tmp/out")" = "$want" ||
         echo "     got: $(cat "$tmp/out" "$tmp/err")"
 }
 
@@ -198,6 +198,8 @@ check_dry_run "srun --export=NONE" "srun --export=LD_PRELOAD=$openmpi_library,CO
 COLLSHIM_VERBOSE=1 collshim_run --dry-run --flavour openmpi srun --export ALL,FOO=1 -n 2 "$no_mpi"
 check_dry_run "srun --export LIST" \
     "srun --export=ALL,FOO=1,LD_PRELOAD=$openmpi_library,COLLSHIM_VERBOSE=1 -n 2 $no_mpi"
+collshim_run --dry-run --flavour openmpi srun -n 2 -- "$no_mpi" -n 3
+check_dry_run "srun -- PROGRAM" "srun --export=ALL,LD_PRELOAD=$openmpi_library -n 2 -- $no_mpi -n 3"
 # This flavour's syntax, for LD_PRELOAD=VALUE.
 preload_words() {
     if [ "$FLAVOUR" = openmpi ]; then echo "-x LD_PRELOAD=$1"; else echo "-genv LD_PRELOAD $1"; fi
