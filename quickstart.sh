@@ -11,6 +11,9 @@ cd "$(dirname "$0")"
 PACKAGES="build-essential autoconf automake libtool pkg-config check gfortran
  openmpi-bin libopenmpi-dev mpich libmpich-dev libsimgrid-dev gnuplot-nox
  python3-mpi4py python3-numpy"
+# The module files' test needs a module command: Environment Modules,
+# unless Lmod is there (Debian installs one or the other).
+dpkg -s lmod >/dev/null 2>&1 || PACKAGES="$PACKAGES environment-modules"
 
 install_packages() {
     local sudo=""

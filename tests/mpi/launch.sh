@@ -61,11 +61,11 @@ count_results() {
     done < <(grep -E '[0-9]+ passed, [0-9]+ failed' "$1")
 }
 
-# Record one pass/fail check of a script.
+# Record one pass/fail check of a script; its status is the check's.
 expect() {
     local what=$1; shift
     if "$@"; then PASSED=$((PASSED + 1)); echo "ok   $what"
-    else FAILED=$((FAILED + 1)); echo "FAIL $what"; fi
+    else FAILED=$((FAILED + 1)); echo "FAIL $what"; return 1; fi
 }
 
 finish() {
