@@ -24,25 +24,29 @@ install_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null
 }
 
+# Each flavour installs into install/ (both share it: collshim-run, the
+# module files, libcollshim.so under install/lib/collshim/<flavour>/).
 build_flavour() {
     local flavour=$1
     echo "== building for $flavour in build-$flavour/"
     mkdir -p "build-$flavour"
-    (cd "build-$flavour" && { [ -f Makefile ] || ../configure -q --with-mpi="$flavour"; } &&
-        make -j"$(nproc)" -s >/dev/null && make -j"$(nproc)" -s check TESTS= >/dev/null)
+    (cd "build-$flavour" &&
+        { [ -f Makefile ] || ../configure -q --with-mpi="$flavour" --prefix="$PWD/../install"; } &&
+        make -j"$(nproc)" -s >/dev/null && make -j"$(nproc)" -s check TESTS= >/dev/null &&
+        { [ "$flavour" = smpi ] || make -s install >/dev/null; })
 }
 
+# The demo: an unmodified program, started through collshim-run, which
+# finds the program's MPI and preloads that flavour's build into its ranks.
 demo() {
-    local flavour=$1 np=$2 lib
-    lib="$PWD/build-$flavour/.libs/libcollshim.so"
-    echo "== demo: unmodified program, $np ranks, $flavour, LD_PRELOAD=$lib"
+    local flavour=$1 np=$2 program
+    program="build-$flavour/tests/mpi/plain_c"
+    echo "== demo: unmodified program, $np ranks, $flavour: install/bin/collshim-run"
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     if [ "$flavour" = openmpi ]; then
-        mpirun.openmpi --oversubscribe -np "$np" -x LD_PRELOAD="$lib" -x COLLSHIM_VERBOSE=1 \
-            "build-$flavour/tests/mpi/plain_c"
+        COLLSHIM_VERBOSE=1 install/bin/collshim-run mpirun.openmpi --oversubscribe -np "$np" "$program"
     else
-        mpiexec.mpich -n "$np" -genv LD_PRELOAD "$lib" -genv COLLSHIM_VERBOSE 1 \
-            "build-$flavour/tests/mpi/plain_c"
+        COLLSHIM_VERBOSE=1 install/bin/collshim-run mpiexec.mpich -n "$np" "$program"
     fi
 }
 
