@@ -2,7 +2,6 @@
  * type may be freed as soon as the operation using it is posted: MPI
  * completes pending operations normally. */
 #include "engine/p2p_bytes.h"
-#include "engine/p2p.h"
 #include "engine/buf.h"
 
 #include <limits.h>
@@ -47,68 +46,4 @@ void big_type_free(const struct coll_args *a, MPI_Datatype type, MPI_Datatype *t
     if (*t != type)
         buf_type_free(a, t);
     *t = type;
-}
-
-int p2p_send_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-               const struct coll_args *a)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_send(buf, n, t, peer, a);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_recv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-               const struct coll_args *a)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_recv(buf, n, t, peer, a);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_isend_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-                const struct coll_args *a, MPI_Request *req)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_isend(buf, n, t, peer, a, req);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_irecv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-                const struct coll_args *a, MPI_Request *req)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_irecv(buf, n, t, peer, a, req);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_sendrecv_n(const void *sbuf, MPI_Aint scount, MPI_Datatype stype, int dest,
-                   void *rbuf, MPI_Aint rcount, MPI_Datatype rtype, int source,
-                   const struct coll_args *a)
-{
-    MPI_Datatype st, rt;
-    int sn, rn, err = big_type(scount, stype, &sn, &st);
-    if (err)
-        return err;
-    if (!(err = big_type(rcount, rtype, &rn, &rt))) {
-        err = p2p_sendrecv(sbuf, sn, st, dest, rbuf, rn, rt, source, a);
-        big_type_free(a, rtype, &rt);
-    }
-    big_type_free(a, stype, &st);
-    return err;
 }

@@ -29,6 +29,7 @@
 #include "algorithms/common/alltoall_core.h"
 #include "engine/buf.h"
 #include "algorithms/common/linear_root.h"
+#include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 
 #include <limits.h>
@@ -131,12 +132,12 @@ static int relay_through_root(const struct coll_args *a)
     MPI_Aint p = a->size, n = p * a->recvcount;
     size_t bytes = (size_t)n * buf_type_size(a->recvtype);
     char *direct = buf_contiguous_data(a->recvbuf, n, a->recvtype), *copy = NULL;
-    int err = a->in_place ? p2p_send_n(a->recvbuf, n, a->recvtype, 0, a)
-                          : p2p_send_n(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
+    int err = a->in_place ? p2p_send(a->recvbuf, n, a->recvtype, 0, a)
+                          : p2p_send(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
     if (!err && !direct && !(copy = buf_bytes(a, bytes)))
         err = MPI_ERR_NO_MEM;
     if (!err)
-        err = p2p_recv_n(direct ? direct : copy, (MPI_Aint)bytes, MPI_BYTE, 0, a);
+        err = p2p_recv(direct ? direct : copy, (MPI_Aint)bytes, MPI_BYTE, 0, a);
     if (!err && copy)
         err = buf_unpack(copy, a->recvbuf, n, a->recvtype, a);
     buf_free(a, copy);

@@ -5,7 +5,6 @@
 #include "algorithms/patterns/allgather_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 #include "engine/scratch.h"
 
 #include <limits.h>
@@ -234,7 +233,7 @@ static int bruck_steps(const struct coll_args *a, char *tmp, const size_t *off)
     int p = a->size, r = a->rank, err = MPI_SUCCESS;
     for (int d = 1; d < p && !err; d <<= 1) {
         int n = d < p - d ? d : p - d;
-        err = p2p_sendrecv_n(tmp, (MPI_Aint)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
+        err = p2p_sendrecv(tmp, (MPI_Aint)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
                              (MPI_Aint)(off[d + n] - off[d]), MPI_BYTE, (r + d) % p, a);
     }
     return err;

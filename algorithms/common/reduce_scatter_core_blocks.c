@@ -5,7 +5,6 @@
 #include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 #include "algorithms/patterns/reduce_scatter_pattern.h"
 #include "engine/scratch.h"
 
@@ -75,26 +74,26 @@ int reduce_scatter_core_exchange_halves(const struct coll_args *a,
              k1 = reduce_scatter_core_blocks_voffset(b, keep + len);
     MPI_Aint g0 = reduce_scatter_core_blocks_voffset(b, give),
              g1 = reduce_scatter_core_blocks_voffset(b, give + len);
-    int err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
+    int err = p2p_sendrecv(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
                              k1 - k0, t, peer, a);
     return err ? err
-               : buf_reduce_n(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
+               : buf_reduce(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
 }
 
 int reduce_scatter_core_fold_in(const struct coll_args *a, const void *src, void *acc,
                                 void *scratch, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
-        return p2p_send_n(src, count, a->datatype, a->rank + 1, a);
-    int err = p2p_recv_n(scratch, count, a->datatype, a->rank - 1, a);
-    return err ? err : buf_reduce_n(a, scratch, acc, count, a->datatype, a->op);
+        return p2p_send(src, count, a->datatype, a->rank + 1, a);
+    int err = p2p_recv(scratch, count, a->datatype, a->rank - 1, a);
+    return err ? err : buf_reduce(a, scratch, acc, count, a->datatype, a->op);
 }
 
 int reduce_scatter_core_fold_back(const struct coll_args *a, void *buf, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
-        return p2p_recv_n(buf, count, a->datatype, a->rank + 1, a);
-    return p2p_send_n(buf, count, a->datatype, a->rank - 1, a);
+        return p2p_recv(buf, count, a->datatype, a->rank + 1, a);
+    return p2p_send(buf, count, a->datatype, a->rank - 1, a);
 }
 
 int reduce_scatter_core_fold_out(const struct coll_args *a,
@@ -120,8 +119,8 @@ int reduce_scatter_core_combine(const struct coll_args *a, int peer_is_lower, in
     int err = MPI_SUCCESS;
     for (int i = 0; i < n && !err; i++) {
         void *mine = buf_at(*acc, off[i], t), *theirs = buf_at(*scratch, off[i], t);
-        err = peer_is_lower ? buf_reduce_n(a, theirs, mine, len[i], t, a->op)
-                            : buf_reduce_n(a, mine, theirs, len[i], t, a->op);
+        err = peer_is_lower ? buf_reduce(a, theirs, mine, len[i], t, a->op)
+                            : buf_reduce(a, mine, theirs, len[i], t, a->op);
     }
     if (!peer_is_lower) {
         void *x = *acc;

@@ -2,7 +2,7 @@
  * scatter trees. */
 #include "algorithms/common/tree_bytes.h"
 #include "engine/buf.h"
-#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
 #include "algorithms/common/tree_send.h"
 
 size_t tree_bytes_bytes(int count, MPI_Datatype type)
@@ -54,7 +54,7 @@ int tree_bytes_post_children(const struct coll_args *a, int rel, char *stage, si
         char *at = stage + (size_t)m * blk;
         if (sending)
             err = tree_send_child(at, len, MPI_BYTE, peer, a, reqs, n);
-        else if (!(err = p2p_irecv_n(at, len, MPI_BYTE, peer, a, &reqs[*n])))
+        else if (!(err = p2p_irecv(at, len, MPI_BYTE, peer, a, &reqs[*n])))
             (*n)++;
     }
     return err;
