@@ -3,6 +3,7 @@
  * completes pending operations normally. */
 #include "engine/p2p_bytes.h"
 #include "engine/buf.h"
+#include "engine/scratch.h"
 
 #include <limits.h>
 
@@ -46,4 +47,30 @@ void big_type_free(const struct coll_args *a, MPI_Datatype type, MPI_Datatype *t
     if (*t != type)
         buf_type_free(a, t);
     *t = type;
+}
+
+/* A struct of one piece per block: the block's own type where its length
+ * fits an int, else its big type (the pieces are freed at once: the new
+ * type keeps what it needs). */
+int big_blocks_type(int n, const MPI_Aint *len, const MPI_Aint *disp, MPI_Datatype type,
+                    MPI_Datatype *out)
+{
+    MPI_Datatype *parts = scratch_get((size_t)(n > 0 ? n : 1) * (sizeof *parts + sizeof(int)));
+    int made = 0, err = MPI_SUCCESS;
+    if (!parts)
+        return MPI_ERR_NO_MEM;
+    int *lengths = (int *)(parts + n);
+    for (; made < n && !err; made++)
+        err = big_type(len[made], type, &lengths[made], &parts[made]);
+    if (err)
+        made--;
+    if (!err)
+        err = PMPI_Type_create_struct(n, lengths, disp, parts, out);
+    if (!err && (err = PMPI_Type_commit(out)))
+        PMPI_Type_free(out);
+    while (made-- > 0)
+        if (parts[made] != type)
+            PMPI_Type_free(&parts[made]);
+    scratch_put(parts);
+    return err;
 }

@@ -21,5 +21,9 @@
  * extents of type). Release with big_type_free. */
 int big_type(MPI_Aint count, MPI_Datatype type, int *n, MPI_Datatype *t);
 void big_type_free(const struct coll_args *a, MPI_Datatype type, MPI_Datatype *t);
+/* n blocks of len[i] elements of type at byte displacements disp[i] (any
+ * lengths) as one new committed type, to be freed by the caller. */
+int big_blocks_type(int n, const MPI_Aint *len, const MPI_Aint *disp, MPI_Datatype type,
+                    MPI_Datatype *out);
 
 #endif

@@ -32,9 +32,9 @@
        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,      \
        MPI_Comm comm),                                                                   \
       (.coll = COLL_gatherv, .sendbuf = sendbuf, .sendcount = sendcount,                 \
-       .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts,               \
-       .rdispls = displs, .recvtype = recvtype, .root = root),                           \
-      (a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts, a->rdispls,     \
+       .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = COLL_ARRAY(recvcounts),               \
+       .rdispls = COLL_ARRAY(displs), .recvtype = recvtype, .root = root),                           \
+      (a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts.base, a->rdispls.base,     \
        a->recvtype, a->root, c))                                                         \
     X(Scatter, scatter,                                                                  \
       (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,         \
@@ -48,10 +48,10 @@
       (const void *sendbuf, const int sendcounts[], const int displs[],                  \
        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,       \
        int root, MPI_Comm comm),                                                         \
-      (.coll = COLL_scatterv, .sendbuf = sendbuf, .sendcounts = sendcounts,              \
-       .sdispls = displs, .sendtype = sendtype, .recvbuf = recvbuf,                      \
+      (.coll = COLL_scatterv, .sendbuf = sendbuf, .sendcounts = COLL_ARRAY(sendcounts),              \
+       .sdispls = COLL_ARRAY(displs), .sendtype = sendtype, .recvbuf = recvbuf,                      \
        .recvcount = recvcount, .recvtype = recvtype, .root = root),                      \
-      (a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf, a->recvcount,     \
+      (a->sendbuf, a->sendcounts.base, a->sdispls.base, a->sendtype, a->recvbuf, a->recvcount,     \
        a->recvtype, a->root, c))                                                         \
     X(Allgather, allgather,                                                              \
       (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,         \
@@ -65,9 +65,9 @@
        const int recvcounts[], const int displs[], MPI_Datatype recvtype,                \
        MPI_Comm comm),                                                                   \
       (.coll = COLL_allgatherv, .sendbuf = sendbuf, .sendcount = sendcount,              \
-       .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts,               \
-       .rdispls = displs, .recvtype = recvtype),                                         \
-      (a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts, a->rdispls,     \
+       .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = COLL_ARRAY(recvcounts),               \
+       .rdispls = COLL_ARRAY(displs), .recvtype = recvtype),                                         \
+      (a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts.base, a->rdispls.base,     \
        a->recvtype, c))                                                                  \
     X(Alltoall, alltoall,                                                                \
       (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,         \
@@ -80,20 +80,20 @@
       (const void *sendbuf, const int sendcounts[], const int sdispls[],                 \
        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],                     \
        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),                       \
-      (.coll = COLL_alltoallv, .sendbuf = sendbuf, .sendcounts = sendcounts,             \
-       .sdispls = sdispls, .sendtype = sendtype, .recvbuf = recvbuf,                     \
-       .recvcounts = recvcounts, .rdispls = rdispls, .recvtype = recvtype),              \
-      (a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf, a->recvcounts,    \
-       a->rdispls, a->recvtype, c))                                                      \
+      (.coll = COLL_alltoallv, .sendbuf = sendbuf, .sendcounts = COLL_ARRAY(sendcounts),             \
+       .sdispls = COLL_ARRAY(sdispls), .sendtype = sendtype, .recvbuf = recvbuf,                     \
+       .recvcounts = COLL_ARRAY(recvcounts), .rdispls = COLL_ARRAY(rdispls), .recvtype = recvtype),              \
+      (a->sendbuf, a->sendcounts.base, a->sdispls.base, a->sendtype, a->recvbuf, a->recvcounts.base,    \
+       a->rdispls.base, a->recvtype, c))                                                      \
     X(Alltoallw, alltoallw,                                                              \
       (const void *sendbuf, const int sendcounts[], const int sdispls[],                 \
        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],            \
        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),              \
-      (.coll = COLL_alltoallw, .sendbuf = sendbuf, .sendcounts = sendcounts,             \
-       .sdispls = sdispls, .sendtypes = sendtypes, .recvbuf = recvbuf,                   \
-       .recvcounts = recvcounts, .rdispls = rdispls, .recvtypes = recvtypes),            \
-      (a->sendbuf, a->sendcounts, a->sdispls, a->sendtypes, a->recvbuf, a->recvcounts,   \
-       a->rdispls, a->recvtypes, c))                                                     \
+      (.coll = COLL_alltoallw, .sendbuf = sendbuf, .sendcounts = COLL_ARRAY(sendcounts),             \
+       .sdispls = COLL_ARRAY(sdispls), .sendtypes = sendtypes, .recvbuf = recvbuf,                   \
+       .recvcounts = COLL_ARRAY(recvcounts), .rdispls = COLL_ARRAY(rdispls), .recvtypes = recvtypes),            \
+      (a->sendbuf, a->sendcounts.base, a->sdispls.base, a->sendtypes, a->recvbuf, a->recvcounts.base,   \
+       a->rdispls.base, a->recvtypes, c))                                                     \
     X(Reduce, reduce,                                                                    \
       (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,  \
        int root, MPI_Comm comm),                                                         \
@@ -110,8 +110,8 @@
       (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, \
        MPI_Op op, MPI_Comm comm),                                                        \
       (.coll = COLL_reduce_scatter, .sendbuf = sendbuf, .recvbuf = recvbuf,              \
-       .recvcounts = recvcounts, .datatype = datatype, .op = op),                        \
-      (a->sendbuf, a->recvbuf, a->recvcounts, a->datatype, a->op, c))                    \
+       .recvcounts = COLL_ARRAY(recvcounts), .datatype = datatype, .op = op),                        \
+      (a->sendbuf, a->recvbuf, a->recvcounts.base, a->datatype, a->op, c))                    \
     X(Reduce_scatter_block, reduce_scatter_block,                                        \
       (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,         \
        MPI_Op op, MPI_Comm comm),                                                        \

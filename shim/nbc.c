@@ -34,20 +34,23 @@
 #include <time.h>
 
 /* What makes two calls identical here, compared with memcmp: pointers and
- * handles first, then ints, so the struct has no padding in either MPI's
- * handle size (the assertion), and every byte is set by call_signature. */
+ * handles first, then the (64-bit) counts, then ints, so the struct has no
+ * padding in either MPI's handle size (the assertion), and every byte is
+ * set by call_signature. */
 struct call_signature {
     const void *sendbuf, *recvbuf;
     size_t seg;
     unsigned long long ctx_serial;
     MPI_Datatype datatype, sendtype, recvtype;
     MPI_Op op;
-    int coll, alg, count, root, sendcount, recvcount, in_place, alias_in_place, commutative,
-        outstanding;
+    MPI_Aint count, sendcount, recvcount;
+    int coll, alg, root, in_place, alias_in_place, commutative, outstanding;
+    int spare; /* zero: the counts are 8 bytes, so the ints come in pairs */
 };
 _Static_assert(sizeof(struct call_signature) ==
                    2 * sizeof(void *) + sizeof(size_t) + sizeof(unsigned long long) +
-                       3 * sizeof(MPI_Datatype) + sizeof(MPI_Op) + 10 * sizeof(int),
+                       3 * sizeof(MPI_Datatype) + sizeof(MPI_Op) + 3 * sizeof(MPI_Aint) +
+                       8 * sizeof(int),
                "struct call_signature has padding: memcmp would compare indeterminate bytes");
 
 struct nbc_request {

@@ -74,10 +74,11 @@ static int column_type(size_t bb, int p, MPI_Datatype *column)
 /* Rows 1..p-1 from their ranks, all in flight. */
 static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
 {
-    struct linear_root_blocks b = {rows, MPI_PACKED, 0, NULL, NULL, NULL};
-    int err = big_type((MPI_Aint)rowlen, MPI_PACKED, &b.count, &b.type);
+    struct linear_root_blocks b = {.buf = rows};
+    int count, err = big_type((MPI_Aint)rowlen, MPI_PACKED, &count, &b.type);
     if (err)
         return err;
+    b.count = count;
     err = linear_root_exchange(a, 0, &b, 0, 0);
     big_type_free(a, MPI_PACKED, &b.type);
     return err;
@@ -86,7 +87,7 @@ static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
 /* Columns 1..p-1 to their ranks, all in flight. */
 static int send_columns(const struct coll_args *a, char *rows, size_t bb)
 {
-    struct linear_root_blocks b = {rows, MPI_DATATYPE_NULL, 1, NULL, NULL, NULL};
+    struct linear_root_blocks b = {.buf = rows, .type = MPI_DATATYPE_NULL, .count = 1};
     int err = column_type(bb, a->size, &b.type);
     if (err)
         return err;

@@ -10,33 +10,39 @@
 
 #include <stdlib.h>
 
-int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b, const int *counts, int p)
+/* One allocation: p + 1 displacements, then p counts. */
+static int blocks_alloc(struct reduce_scatter_core_blocks *b, int p)
 {
-    b->p = p;
-    b->counts = counts;
-    b->owned = b->displs = scratch_get((size_t)(p + 1) * sizeof *b->displs);
-    if (!b->displs)
-        return MPI_ERR_NO_MEM;
+    MPI_Aint *displs = scratch_get((2 * (size_t)p + 1) * sizeof *displs);
+    *b = (struct reduce_scatter_core_blocks){
+        .p = p, .counts = displs ? displs + p + 1 : NULL, .displs = displs, .owned = displs};
+    return displs ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b,
+                                    struct coll_array counts, int p)
+{
+    int err = blocks_alloc(b, p);
+    if (err)
+        return err;
     b->displs[0] = 0;
-    for (int i = 0; i < p; i++)
-        b->displs[i + 1] = b->displs[i] + counts[i];
+    for (int i = 0; i < p; i++) {
+        b->counts[i] = coll_array_at(counts, i);
+        b->displs[i + 1] = b->displs[i] + b->counts[i];
+    }
     return MPI_SUCCESS;
 }
 
-/* One allocation: p + 1 displacements, then p counts. */
-int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, int count, int p)
+int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, MPI_Aint count, int p)
 {
-    MPI_Aint *displs = scratch_get((size_t)(p + 1) * sizeof *displs + (size_t)p * sizeof(int));
-    if (!displs)
-        return MPI_ERR_NO_MEM;
-    int *counts = (int *)(displs + p + 1);
+    int err = blocks_alloc(b, p);
+    if (err)
+        return err;
     for (int i = 0; i < p; i++) {
-        counts[i] = pattern_block_count(count, p, i);
-        displs[i] = pattern_block_offset(count, p, i);
+        b->counts[i] = pattern_block_count(count, p, i);
+        b->displs[i] = pattern_block_offset(count, p, i);
     }
-    displs[p] = count;
-    *b = (struct reduce_scatter_core_blocks){
-        .p = p, .counts = counts, .displs = displs, .owned = displs};
+    b->displs[p] = count;
     return MPI_SUCCESS;
 }
 
@@ -46,9 +52,9 @@ void reduce_scatter_core_blocks_free(struct reduce_scatter_core_blocks *b)
     b->owned = b->displs = NULL;
 }
 
-int reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b)
+MPI_Aint reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b)
 {
-    int max = 0;
+    MPI_Aint max = 0;
     for (int i = 0; i < b->p; i++)
         if (b->counts[i] > max)
             max = b->counts[i];
@@ -160,7 +166,7 @@ static int folded(const struct coll_args *a, const struct reduce_scatter_core_bl
     return err;
 }
 
-int reduce_scatter_core_folded_run(const struct coll_args *a, const int *counts,
+int reduce_scatter_core_folded_run(const struct coll_args *a, struct coll_array counts,
                                    reduce_scatter_core_virtual_fn body)
 {
     struct reduce_scatter_core_blocks b;
@@ -175,12 +181,13 @@ int reduce_scatter_core_folded_run(const struct coll_args *a, const int *counts,
 
 int reduce_scatter_core_block_run(const struct coll_args *a, reduce_scatter_core_fn core)
 {
-    int *counts = scratch_get((size_t)a->size * sizeof(int)), err;
+    MPI_Aint *counts = scratch_get((size_t)a->size * sizeof *counts);
+    int err;
     if (!counts)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < a->size; i++)
         counts[i] = a->recvcount;
-    err = core(a, counts);
+    err = core(a, COLL_ARRAY(counts));
     scratch_put(counts);
     return err;
 }

@@ -58,7 +58,7 @@ static int halve_nearest_first(const struct coll_args *a,
                           peer, a);
 }
 
-int reduce_scatter_core_distance_doubling(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_distance_doubling(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_folded_run(a, counts, halve_nearest_first);
 }

@@ -48,8 +48,8 @@ static int scatter(const struct coll_args *a, const struct reduce_scatter_core_b
                    void *full)
 {
     MPI_Datatype t = a->datatype;
-    int r = a->rank, my = b->counts[r];
-    MPI_Aint n = span(b, r, r + pattern_binomial_mask(r, a->size));
+    int r = a->rank;
+    MPI_Aint my = b->counts[r], n = span(b, r, r + pattern_binomial_mask(r, a->size));
     void *stage = full, *base = NULL;
     /* only its own block comes: straight into recvbuf (which may be
      * MPI_BOTTOM: a flag, never a pointer test) */
@@ -68,7 +68,7 @@ static int scatter(const struct coll_args *a, const struct reduce_scatter_core_b
     return err;
 }
 
-int reduce_scatter_core_via_root(const struct coll_args *a, const int *counts,
+int reduce_scatter_core_via_root(const struct coll_args *a, struct coll_array counts,
                                  enum reduce_tree_shape shape,
                                  reduce_scatter_core_scatter_fn scatter)
 {
@@ -88,7 +88,7 @@ int reduce_scatter_core_via_root(const struct coll_args *a, const int *counts,
     return err;
 }
 
-int reduce_scatter_core_scatterv(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_scatterv(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_via_root(a, counts, REDUCE_TREE_BINOMIAL, scatter);
 }
