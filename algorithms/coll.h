@@ -37,11 +37,13 @@ struct coll_key {
     unsigned char inter;       /* an intercommunicator: np is the smaller group's size
                                   and remote the larger's, the same in both groups,
                                   so both choose the same algorithm */
-    unsigned char spare[2];
+    unsigned char large_count; /* a large-count call (MPI_Bcast_c): remembered apart
+                                  from a classic one of the same counts */
+    unsigned char spare[1];
 };
 _Static_assert(sizeof(struct coll_key) ==
                    sizeof(uint64_t) + sizeof(int64_t) + 3 * sizeof(int) +
-                       sizeof(struct node_shape) + 6 + 2,
+                       sizeof(struct node_shape) + 7 + 1,
                "struct coll_key has padding: memcmp would compare indeterminate bytes");
 
 /* What an algorithm needs of a call; the selector skips rules whose

@@ -186,6 +186,8 @@ struct coll_args {
     int tag;            /* first tag of the caller's communicator on comm */
     int in_place;
     int alias_in_place; /* in_place only because the buffers alias (not in the key) */
+    int large_count;    /* came through a large-count entry point (MPI_Bcast_c):
+                           the vendor runs it through its _c form */
 
     const void *sendbuf;
     void *recvbuf;

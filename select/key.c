@@ -155,7 +155,8 @@ struct coll_key select_key(const struct coll_args *a)
     struct coll_key k = {.coll = a->coll, .np = a->size, .bytes = a->bytes,
                          .count = key_count(a), .commutative = a->commutative != 0,
                          .predefined_op = a->predefined_op != 0,
-                         .in_place = in_place, .shape = a->shape};
+                         .in_place = in_place, .shape = a->shape,
+                         .large_count = a->large_count != 0};
     if (a->remote_size) { /* both groups must read the same key */
         k.inter = 1;
         k.np = a->size < a->remote_size ? a->size : a->remote_size;

@@ -36,7 +36,8 @@
 /* What makes two calls identical here, compared with memcmp: pointers and
  * handles first, then the (64-bit) counts, then ints, so the struct has no
  * padding in either MPI's handle size (the assertion), and every byte is
- * set by call_signature. */
+ * set by call_signature. A large-count call (MPI_Bcast_c) is a call of its
+ * own: its vendor steps are the _c forms. */
 struct call_signature {
     const void *sendbuf, *recvbuf;
     size_t seg;
@@ -44,8 +45,7 @@ struct call_signature {
     MPI_Datatype datatype, sendtype, recvtype;
     MPI_Op op;
     MPI_Aint count, sendcount, recvcount;
-    int coll, alg, root, in_place, alias_in_place, commutative, outstanding;
-    int spare; /* zero: the counts are 8 bytes, so the ints come in pairs */
+    int coll, alg, root, in_place, alias_in_place, commutative, outstanding, large_count;
 };
 _Static_assert(sizeof(struct call_signature) ==
                    2 * sizeof(void *) + sizeof(size_t) + sizeof(unsigned long long) +
@@ -300,7 +300,8 @@ static struct call_signature call_signature(const struct coll_args *a, int alg,
         .recvtype = a->recvtype, .op = a->op, .coll = a->coll, .alg = alg, .count = a->count,
         .root = a->root, .sendcount = a->sendcount, .recvcount = a->recvcount,
         .in_place = a->in_place, .alias_in_place = a->alias_in_place,
-        .commutative = a->commutative, .outstanding = a->params.outstanding};
+        .commutative = a->commutative, .outstanding = a->params.outstanding,
+        .large_count = a->large_count};
     return sig;
 }
 
