@@ -26,7 +26,9 @@
 #define SHIM_UNPAREN(...) __VA_ARGS__
 
 /* The forms, their count and displacement types, the suffix of their
- * names, and whether a call in that form is large_count (coll_args). */
+ * names, whether a call in that form is large_count (coll_args), and
+ * whether the form has the row of a collective without counts (barrier:
+ * SHIM_UNCOUNTED_). */
 #define SHIM_COUNT_CLASSIC int
 #define SHIM_DISPL_CLASSIC int
 #define SHIM_SUFFIX_CLASSIC
