@@ -22,9 +22,10 @@
  * forwarded 8-byte call in perf at np 1). */
 struct coll_key {
     uint64_t bytes;
+    int64_t count;            /* element count where rank-invariant (reductions),
+                                 else bytes; 64 bits: a large-count call's */
     enum coll_id coll;
     int np;
-    int count;                /* element count where rank-invariant (reductions), else -1 */
     int remote;               /* intercommunicator: the larger group's size; 0: intra */
     struct node_shape shape;  /* nodes, ranks per node (nodes= and ppn= rules);
                                  all 0 on an intercommunicator (no node levels) */
@@ -36,10 +37,13 @@ struct coll_key {
     unsigned char inter;       /* an intercommunicator: np is the smaller group's size
                                   and remote the larger's, the same in both groups,
                                   so both choose the same algorithm */
-    unsigned char spare[6];
+    unsigned char large_count; /* a large-count call (MPI_Bcast_c): remembered apart
+                                  from a classic one of the same counts */
+    unsigned char spare[1];
 };
 _Static_assert(sizeof(struct coll_key) ==
-                   sizeof(uint64_t) + 4 * sizeof(int) + sizeof(struct node_shape) + 6 + 6,
+                   sizeof(uint64_t) + sizeof(int64_t) + 3 * sizeof(int) +
+                       sizeof(struct node_shape) + 7 + 1,
                "struct coll_key has padding: memcmp would compare indeterminate bytes");
 
 /* What an algorithm needs of a call; the selector skips rules whose

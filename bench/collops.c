@@ -1,5 +1,6 @@
 /* collops.c - buffers, calls and checks of the 17 collectives for the
  * benchmarks (collops.h). */
+#include "config.h"
 #include "bench/collops.h"
 #include "collshim.h"
 #include "algorithms/coll.h"
@@ -242,7 +243,29 @@ void collop_free(struct collop *c)
     free(c->sendbuf);
     free(c->recvbuf);
     free(c->refbuf);
+    free(c->large);
     memset(c, 0, sizeof *c);
+}
+
+int collop_large_count(struct collop *c)
+{
+#ifdef HAVE_MPI_ALLREDUCE_C
+    int n = c->remote > c->size ? c->remote : c->size;
+    MPI_Count *counts = malloc((size_t)n * (sizeof(MPI_Count) + sizeof(MPI_Aint)));
+    MPI_Aint *displs = (MPI_Aint *)(counts + n);
+    if (!counts)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        counts[i] = c->counts ? c->counts[i] : 0;
+        displs[i] = c->displs ? c->displs[i] : 0;
+    }
+    free(c->large);
+    c->large = counts;
+    return 0;
+#else
+    (void)c;
+    return -1;
+#endif
 }
 
 /* Small integers in every element type: sums of a few thousand of them are
@@ -285,6 +308,51 @@ enum form { BLOCKING, NONBLOCKING, PERSISTENT };
      : form == NONBLOCKING ? MPI_##IName(__VA_ARGS__, req)                         \
                            : PERSISTENT_INIT(Name)(__VA_ARGS__, MPI_INFO_NULL, req))
 
+#ifdef HAVE_MPI_ALLREDUCE_C
+/* The same in the large-count forms (collop_large_count). */
+#define EITHER_C(Name, IName, ...)                                                 \
+    (form == BLOCKING      ? MPI_##Name##_c(__VA_ARGS__)                           \
+     : form == NONBLOCKING ? MPI_##IName##_c(__VA_ARGS__, req)                     \
+                           : MPI_##Name##_init_c(__VA_ARGS__, MPI_INFO_NULL, req))
+
+static int issue_large(const struct collop *c, enum form form, MPI_Request *req)
+{
+    const void *s = c->sendbuf;
+    void *r = c->recvbuf;
+    MPI_Datatype t = c->type;
+    MPI_Count n = c->count, *cs = c->large;
+    int q = c->remote > c->size ? c->remote : c->size;
+    MPI_Aint *ds = (MPI_Aint *)(cs + q);
+    switch (c->coll) {
+    case COLL_bcast: return EITHER_C(Bcast, Ibcast, r, n, t, c->root, c->comm);
+    case COLL_gather: return EITHER_C(Gather, Igather, s, n, t, r, n, t, c->root, c->comm);
+    case COLL_gatherv:
+        return EITHER_C(Gatherv, Igatherv, s, n, t, r, cs, ds, t, c->root, c->comm);
+    case COLL_scatter: return EITHER_C(Scatter, Iscatter, s, n, t, r, n, t, c->root, c->comm);
+    case COLL_scatterv:
+        return EITHER_C(Scatterv, Iscatterv, s, cs, ds, t, r, n, t, c->root, c->comm);
+    case COLL_allgather: return EITHER_C(Allgather, Iallgather, s, n, t, r, n, t, c->comm);
+    case COLL_allgatherv:
+        return EITHER_C(Allgatherv, Iallgatherv, s, n, t, r, cs, ds, t, c->comm);
+    case COLL_alltoall: return EITHER_C(Alltoall, Ialltoall, s, n, t, r, n, t, c->comm);
+    case COLL_alltoallv:
+        return EITHER_C(Alltoallv, Ialltoallv, s, cs, ds, t, r, cs, ds, t, c->comm);
+    case COLL_alltoallw:
+        return EITHER_C(Alltoallw, Ialltoallw, s, cs, ds, c->types, r, cs, ds, c->types,
+                        c->comm);
+    case COLL_reduce: return EITHER_C(Reduce, Ireduce, s, r, n, t, c->op, c->root, c->comm);
+    case COLL_allreduce: return EITHER_C(Allreduce, Iallreduce, s, r, n, t, c->op, c->comm);
+    case COLL_reduce_scatter:
+        return EITHER_C(Reduce_scatter, Ireduce_scatter, s, r, cs, t, c->op, c->comm);
+    case COLL_reduce_scatter_block:
+        return EITHER_C(Reduce_scatter_block, Ireduce_scatter_block, s, r, n, t, c->op, c->comm);
+    case COLL_scan: return EITHER_C(Scan, Iscan, s, r, n, t, c->op, c->comm);
+    case COLL_exscan: return EITHER_C(Exscan, Iexscan, s, r, n, t, c->op, c->comm);
+    default: return MPI_ERR_ARG;
+    }
+}
+#endif
+
 static int issue(const struct collop *c, enum form form, MPI_Request *req)
 {
     const void *s = c->sendbuf;
@@ -295,6 +363,10 @@ static int issue(const struct collop *c, enum form form, MPI_Request *req)
     if (c->icomm != MPI_COMM_NULL)
         on.comm = c->icomm;
     c = &on;
+#ifdef HAVE_MPI_ALLREDUCE_C
+    if (c->large && c->coll != COLL_barrier)
+        return issue_large(c, form, req);
+#endif
     switch (c->coll) {
     case COLL_barrier: return EITHER(Barrier, Ibarrier, c->comm);
     case COLL_bcast: return EITHER(Bcast, Ibcast, r, n, t, c->root, c->comm);

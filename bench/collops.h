@@ -52,6 +52,9 @@ struct collop {
     MPI_Datatype *types;    /* p copies of type: alltoallw */
     char *sendbuf, *recvbuf, *refbuf;
     size_t sendlen, recvlen;
+    void *large;            /* collop_large_count: the calls go through the MPI-4
+                               large-count forms (MPI_Bcast_c, ...), counts and
+                               displs as MPI_Count and MPI_Aint (this); NULL: not */
 };
 
 /* Set up a case: buffers for `size` bytes of collective `coll` on comm,
@@ -71,6 +74,10 @@ int collop_setup(struct collop *c, int coll, MPI_Comm comm, size_t size,
 int collop_setup_inter(struct collop *c, int coll, MPI_Comm comm, MPI_Comm inter, size_t size,
                        MPI_Datatype type, int root);
 void collop_free(struct collop *c);
+/* From now on call c through the large-count forms (barrier has none:
+ * it stays as it is). 0, or -1 when the MPI has none (HAVE_MPI_ALLREDUCE_C)
+ * or memory is short. */
+int collop_large_count(struct collop *c);
 
 /* Fill the inputs with a rank-dependent pattern and the outputs with a
  * sentinel, so an algorithm that writes nothing cannot match. */

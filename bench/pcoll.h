@@ -18,9 +18,9 @@
 #define PERSISTENT_INIT(Coll) MPIX_##Coll##_init
 #elif defined(SMPI_H)
 #include "shim/collectives.h"
-#define PCOLL_DECLARE(Name, name, params, init, vargs)                                  \
+#define PCOLL_DECLARE(F, Name, name, params, init, vargs)                               \
     int MPI_##Name##_init(SHIM_UNPAREN params, MPI_Info info, MPI_Request *request);
-SHIM_COLLECTIVE_LIST(PCOLL_DECLARE)
+SHIM_COLLECTIVE_LIST(PCOLL_DECLARE, CLASSIC)
 #undef PCOLL_DECLARE
 #define PERSISTENT_INIT(Coll) MPI_##Coll##_init
 #elif MPI_VERSION >= 4

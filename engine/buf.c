@@ -1,7 +1,7 @@
 /* buf.c - temporary buffers, copies and packing for any datatype and any
  * size (see buf.h). */
 #include "engine/buf.h"
-#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
 #include "engine/scratch.h"
 #include "engine/sched.h"
 
@@ -190,9 +190,9 @@ static int pack_any(char *user, MPI_Aint count, MPI_Datatype type, char *bytes, 
         return MPI_SUCCESS;
     }
     if (!group)
-        return pack ? p2p_sendrecv_n(user, count, type, a->rank, bytes, nbytes, MPI_PACKED,
+        return pack ? p2p_sendrecv(user, count, type, a->rank, bytes, nbytes, MPI_PACKED,
                                      a->rank, a)
-                    : p2p_sendrecv_n(bytes, nbytes, MPI_PACKED, a->rank, user, count, type,
+                    : p2p_sendrecv(bytes, nbytes, MPI_PACKED, a->rank, user, count, type,
                                      a->rank, a);
     for (MPI_Aint i = 0; i < count && !err; i += group)
         err = pack_piece(user, i, (int)(count - i < group ? count - i : group), type, bytes, pack,
@@ -247,16 +247,5 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
     if (!err)
         err = buf_unpack(tmp, dst, rcount, rtype, a);
     scratch_put(tmp);
-    return err;
-}
-
-int buf_reduce_n(const struct coll_args *a, const void *in, void *inout, MPI_Aint count,
-                 MPI_Datatype type, MPI_Op op)
-{
-    const MPI_Aint piece = (MPI_Aint)1 << 30, extent = buf_extent(type);
-    int err = MPI_SUCCESS;
-    for (MPI_Aint i = 0; i < count && !err; i += piece)
-        err = buf_reduce(a, (const char *)in + i * extent, (char *)inout + i * extent,
-                         (int)(count - i < piece ? count - i : piece), type, op);
     return err;
 }

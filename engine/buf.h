@@ -74,13 +74,10 @@ int buf_copy(const void *src, MPI_Aint scount, MPI_Datatype stype,
 
 /* inout[i] = in[i] op inout[i] for count elements: our kernels for
  * predefined ops on named types (op_kernels.h), MPI_Reduce_local for user
- * ops. "in" is the left operand: for non-commutative ops pass the lower
+ * ops (in pieces: its count is an int). "in" is the left operand: for non-commutative ops pass the lower
  * ranks' data as in. */
 int buf_op_is_predefined(MPI_Op op);
-int buf_reduce(const struct coll_args *a, const void *in, void *inout, int count,
+int buf_reduce(const struct coll_args *a, const void *in, void *inout, MPI_Aint count,
                MPI_Datatype type, MPI_Op op);
-/* buf_reduce of any count, in pieces of at most 2^30 elements. */
-int buf_reduce_n(const struct coll_args *a, const void *in, void *inout, MPI_Aint count,
-                 MPI_Datatype type, MPI_Op op);
 
 #endif

@@ -8,7 +8,23 @@
 
 int buf_op_is_predefined(MPI_Op op) { return op_is_predefined(op); }
 
-int buf_reduce(const struct coll_args *a, const void *in, void *inout, int count,
+/* PMPI_Reduce_local takes an int count: pieces of at most this many. */
+#define REDUCE_LOCAL_PIECE ((MPI_Aint)1 << 30)
+
+static int reduce_local(const void *in, void *inout, MPI_Aint count, MPI_Datatype type,
+                        MPI_Op op)
+{
+    const MPI_Aint extent = buf_extent(type);
+    int err = MPI_SUCCESS;
+    for (MPI_Aint i = 0; i < count && !err; i += REDUCE_LOCAL_PIECE) {
+        MPI_Aint n = count - i < REDUCE_LOCAL_PIECE ? count - i : REDUCE_LOCAL_PIECE;
+        err = PMPI_Reduce_local((const char *)in + i * extent, (char *)inout + i * extent, (int)n,
+                                type, op);
+    }
+    return err;
+}
+
+int buf_reduce(const struct coll_args *a, const void *in, void *inout, MPI_Aint count,
                MPI_Datatype type, MPI_Op op)
 {
     if (count <= 0)
@@ -23,5 +39,5 @@ int buf_reduce(const struct coll_args *a, const void *in, void *inout, int count
         e->kernel(in, inout, (size_t)count);
         return MPI_SUCCESS;
     }
-    return PMPI_Reduce_local(in, inout, count, type, op);
+    return reduce_local(in, inout, count, type, op);
 }

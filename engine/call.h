@@ -123,6 +123,38 @@ struct coll_env {
     const struct transport *transport;
 };
 
+/* A count or displacement array of a call, as its caller wrote it: int
+ * elements from the classic entry points, MPI_Count counts and MPI_Aint
+ * displacements from MPI-4's large-count ones (MPI_Gatherv_c, ...), int or
+ * MPI_Aint arrays an algorithm makes for its steps. The view knows the
+ * width of its elements, so an entry point hands the caller's array on as
+ * it is (no copy, no allocation per call) and a composed algorithm may mix
+ * its caller's counts with displacements of its own; every reader goes
+ * through coll_array_at. */
+struct coll_array {
+    const void *base; /* NULL: no array */
+    int width;        /* bytes per element: sizeof(int) or sizeof(MPI_Aint) */
+};
+_Static_assert(sizeof(MPI_Aint) == sizeof(int64_t) && sizeof(int) == 4,
+               "coll_array_at reads elements of 4 and 8 bytes");
+
+/* The view of array p (int *, MPI_Aint *, MPI_Count *), with its width. */
+#define COLL_ARRAY(p) ((struct coll_array){(p), (int)sizeof *(p)})
+
+/* Element i of v. */
+static inline MPI_Aint coll_array_at(struct coll_array v, int i)
+{
+    return v.width == (int)sizeof(int) ? ((const int *)v.base)[i]
+                                       : ((const MPI_Aint *)v.base)[i];
+}
+
+/* The view of v from element first on. */
+static inline struct coll_array coll_array_from(struct coll_array v, int first)
+{
+    struct coll_array tail = {(const char *)v.base + (size_t)first * (size_t)v.width, v.width};
+    return tail;
+}
+
 /* The arguments of one collective call. Field use per collective:
  *   barrier                  -
  *   bcast                    recvbuf (the buffer), count, datatype, root
@@ -138,6 +170,8 @@ struct coll_env {
  *   alltoallv                + sendcounts, sdispls, recvcounts, rdispls
  *   alltoallw                + sendtypes, recvtypes (displacements in bytes)
  * sendbuf is MPI_IN_PLACE when in_place is set (kept as the caller gave it).
+ * Counts are MPI_Aint whatever the form of the call: a large-count call
+ * (large_count) may pass more than INT_MAX elements.
  */
 struct coll_args {
     enum coll_id coll;
@@ -152,17 +186,19 @@ struct coll_args {
     int tag;            /* first tag of the caller's communicator on comm */
     int in_place;
     int alias_in_place; /* in_place only because the buffers alias (not in the key) */
+    int large_count;    /* came through a large-count entry point (MPI_Bcast_c):
+                           the vendor runs it through its _c form */
 
     const void *sendbuf;
     void *recvbuf;
-    int count;
+    MPI_Aint count;
     MPI_Datatype datatype;
     MPI_Op op;
     int root;
 
-    int sendcount, recvcount;
+    MPI_Aint sendcount, recvcount;
     MPI_Datatype sendtype, recvtype;
-    const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    struct coll_array sendcounts, sdispls, recvcounts, rdispls;
     const MPI_Datatype *sendtypes, *recvtypes;
 
     int commutative;    /* op is commutative (1 when there is no op) */

@@ -1,7 +1,10 @@
 /* p2p.c - point-to-point helpers on the shadow communicator: peers and
  * tags of the caller's communicator mapped onto it. */
 #include "engine/p2p.h"
+#include "engine/p2p_bytes.h"
 #include "engine/sched.h"
+
+#include <limits.h>
 
 /* MPICH defines MPI_STATUSES_IGNORE as (MPI_Status *)1, which gcc 12
  * mistakes for a too-small array. */
@@ -19,10 +22,11 @@ static int tag_of(const struct coll_args *a) { return a->tag; }
 
 /* While a schedule is being built (sched.h), each call below appends its
  * steps instead of acting: a blocking call is its nonblocking form and a
- * wait. */
+ * wait. Counts are MPI_Aint: up to INT_MAX one goes to MPI as it is (the
+ * test is all it costs), beyond it as one derived type (p2p_bytes.h). */
 
-int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
-              const struct coll_args *a, MPI_Request *req)
+static int isend_int(const void *buf, int count, MPI_Datatype type, int peer,
+                     const struct coll_args *a, MPI_Request *req)
 {
     if (a->sched)
         return sched_add_p2p(a->sched, STEP_SEND, buf, count, type, peer_of(peer, a), req);
@@ -30,8 +34,8 @@ int p2p_isend(const void *buf, int count, MPI_Datatype type, int peer,
                                     req);
 }
 
-int p2p_irecv(void *buf, int count, MPI_Datatype type, int peer,
-              const struct coll_args *a, MPI_Request *req)
+static int irecv_int(void *buf, int count, MPI_Datatype type, int peer,
+                     const struct coll_args *a, MPI_Request *req)
 {
     if (a->sched)
         return sched_add_p2p(a->sched, STEP_RECV, buf, count, type, peer_of(peer, a), req);
@@ -70,36 +74,30 @@ int p2p_waitany(const struct coll_args *a, int n, MPI_Request *reqs, int *idx)
     return *idx == MPI_UNDEFINED ? MPI_SUCCESS : sched_add_wait(s, 1, &reqs[*idx]);
 }
 
-static int send_and_wait(const void *buf, int count, MPI_Datatype type, int peer,
-                         const struct coll_args *a)
+static int send_int(const void *buf, int count, MPI_Datatype type, int peer,
+                    const struct coll_args *a)
 {
     MPI_Request r;
-    int err = p2p_isend(buf, count, type, peer, a, &r);
-    return err ? err : p2p_wait(a, &r);
+    int err;
+    if (!a->sched)
+        return a->env->transport->send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
+    return (err = isend_int(buf, count, type, peer, a, &r)) ? err : p2p_wait(a, &r);
 }
 
-int p2p_send(const void *buf, int count, MPI_Datatype type, int peer,
-             const struct coll_args *a)
-{
-    if (a->sched)
-        return send_and_wait(buf, count, type, peer, a);
-    return a->env->transport->send(buf, count, type, peer_of(peer, a), tag_of(a), a->comm);
-}
-
-int p2p_recv(void *buf, int count, MPI_Datatype type, int peer,
-             const struct coll_args *a)
+static int recv_int(void *buf, int count, MPI_Datatype type, int peer,
+                    const struct coll_args *a)
 {
     MPI_Request r;
     int err;
     if (!a->sched)
         return a->env->transport->recv(buf, count, type, peer_of(peer, a), tag_of(a), a->comm,
-                         MPI_STATUS_IGNORE);
-    return (err = p2p_irecv(buf, count, type, peer, a, &r)) ? err : p2p_wait(a, &r);
+                                       MPI_STATUS_IGNORE);
+    return (err = irecv_int(buf, count, type, peer, a, &r)) ? err : p2p_wait(a, &r);
 }
 
-int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
-                 void *rbuf, int rcount, MPI_Datatype rtype, int source,
-                 const struct coll_args *a)
+static int sendrecv_int(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+                        void *rbuf, int rcount, MPI_Datatype rtype, int source,
+                        const struct coll_args *a)
 {
     MPI_Request r[2];
     int err;
@@ -107,8 +105,84 @@ int p2p_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
         return a->env->transport->sendrecv(sbuf, scount, stype, peer_of(dest, a), tag_of(a),
                                            rbuf, rcount, rtype, peer_of(source, a), tag_of(a),
                                            a->comm, MPI_STATUS_IGNORE);
-    if ((err = p2p_irecv(rbuf, rcount, rtype, source, a, &r[0])) ||
-        (err = p2p_isend(sbuf, scount, stype, dest, a, &r[1])))
+    if ((err = irecv_int(rbuf, rcount, rtype, source, a, &r[0])) ||
+        (err = isend_int(sbuf, scount, stype, dest, a, &r[1])))
         return err;
     return p2p_waitall(a, 2, r);
+}
+
+/* ---- any count: beyond INT_MAX elements, one derived type ---- */
+
+int p2p_isend(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+              const struct coll_args *a, MPI_Request *req)
+{
+    MPI_Datatype t;
+    int n, err;
+    if (count <= INT_MAX)
+        return isend_int(buf, (int)count, type, peer, a, req);
+    if ((err = big_type(count, type, &n, &t)))
+        return err;
+    err = isend_int(buf, n, t, peer, a, req);
+    big_type_free(a, type, &t);
+    return err;
+}
+
+int p2p_irecv(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+              const struct coll_args *a, MPI_Request *req)
+{
+    MPI_Datatype t;
+    int n, err;
+    if (count <= INT_MAX)
+        return irecv_int(buf, (int)count, type, peer, a, req);
+    if ((err = big_type(count, type, &n, &t)))
+        return err;
+    err = irecv_int(buf, n, t, peer, a, req);
+    big_type_free(a, type, &t);
+    return err;
+}
+
+int p2p_send(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+             const struct coll_args *a)
+{
+    MPI_Datatype t;
+    int n, err;
+    if (count <= INT_MAX)
+        return send_int(buf, (int)count, type, peer, a);
+    if ((err = big_type(count, type, &n, &t)))
+        return err;
+    err = send_int(buf, n, t, peer, a);
+    big_type_free(a, type, &t);
+    return err;
+}
+
+int p2p_recv(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
+             const struct coll_args *a)
+{
+    MPI_Datatype t;
+    int n, err;
+    if (count <= INT_MAX)
+        return recv_int(buf, (int)count, type, peer, a);
+    if ((err = big_type(count, type, &n, &t)))
+        return err;
+    err = recv_int(buf, n, t, peer, a);
+    big_type_free(a, type, &t);
+    return err;
+}
+
+int p2p_sendrecv(const void *sbuf, MPI_Aint scount, MPI_Datatype stype, int dest,
+                 void *rbuf, MPI_Aint rcount, MPI_Datatype rtype, int source,
+                 const struct coll_args *a)
+{
+    MPI_Datatype st, rt;
+    int sn, rn, err;
+    if (scount <= INT_MAX && rcount <= INT_MAX)
+        return sendrecv_int(sbuf, (int)scount, stype, dest, rbuf, (int)rcount, rtype, source, a);
+    if ((err = big_type(scount, stype, &sn, &st)))
+        return err;
+    if (!(err = big_type(rcount, rtype, &rn, &rt))) {
+        err = sendrecv_int(sbuf, sn, st, dest, rbuf, rn, rt, source, a);
+        big_type_free(a, rtype, &rt);
+    }
+    big_type_free(a, stype, &st);
+    return err;
 }

@@ -2,8 +2,8 @@
  * type may be freed as soon as the operation using it is posted: MPI
  * completes pending operations normally. */
 #include "engine/p2p_bytes.h"
-#include "engine/p2p.h"
 #include "engine/buf.h"
+#include "engine/scratch.h"
 
 #include <limits.h>
 
@@ -49,66 +49,28 @@ void big_type_free(const struct coll_args *a, MPI_Datatype type, MPI_Datatype *t
     *t = type;
 }
 
-int p2p_send_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-               const struct coll_args *a)
+/* A struct of one piece per block: the block's own type where its length
+ * fits an int, else its big type (the pieces are freed at once: the new
+ * type keeps what it needs). */
+int big_blocks_type(int n, const MPI_Aint *len, const MPI_Aint *disp, MPI_Datatype type,
+                    MPI_Datatype *out)
 {
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
+    MPI_Datatype *parts = scratch_get((size_t)(n > 0 ? n : 1) * (sizeof *parts + sizeof(int)));
+    int made = 0, err = MPI_SUCCESS;
+    if (!parts)
+        return MPI_ERR_NO_MEM;
+    int *lengths = (int *)(parts + n);
+    for (; made < n && !err; made++)
+        err = big_type(len[made], type, &lengths[made], &parts[made]);
     if (err)
-        return err;
-    err = p2p_send(buf, n, t, peer, a);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_recv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-               const struct coll_args *a)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_recv(buf, n, t, peer, a);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_isend_n(const void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-                const struct coll_args *a, MPI_Request *req)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_isend(buf, n, t, peer, a, req);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_irecv_n(void *buf, MPI_Aint count, MPI_Datatype type, int peer,
-                const struct coll_args *a, MPI_Request *req)
-{
-    MPI_Datatype t;
-    int n, err = big_type(count, type, &n, &t);
-    if (err)
-        return err;
-    err = p2p_irecv(buf, n, t, peer, a, req);
-    big_type_free(a, type, &t);
-    return err;
-}
-
-int p2p_sendrecv_n(const void *sbuf, MPI_Aint scount, MPI_Datatype stype, int dest,
-                   void *rbuf, MPI_Aint rcount, MPI_Datatype rtype, int source,
-                   const struct coll_args *a)
-{
-    MPI_Datatype st, rt;
-    int sn, rn, err = big_type(scount, stype, &sn, &st);
-    if (err)
-        return err;
-    if (!(err = big_type(rcount, rtype, &rn, &rt))) {
-        err = p2p_sendrecv(sbuf, sn, st, dest, rbuf, rn, rt, source, a);
-        big_type_free(a, rtype, &rt);
-    }
-    big_type_free(a, stype, &st);
+        made--;
+    if (!err)
+        err = PMPI_Type_create_struct(n, lengths, disp, parts, out);
+    if (!err && (err = PMPI_Type_commit(out)))
+        PMPI_Type_free(out);
+    while (made-- > 0)
+        if (parts[made] != type)
+            PMPI_Type_free(&parts[made]);
+    scratch_put(parts);
     return err;
 }

@@ -166,7 +166,7 @@ static int local(struct sched *s, const struct sched_step *st)
     case STEP_UNPACK:
         return buf_unpack(st->src, st->dst, st->count, st->type, a);
     case STEP_REDUCE:
-        return buf_reduce_n(a, st->src, st->dst, st->count, st->type, st->op);
+        return buf_reduce(a, st->src, st->dst, st->count, st->type, st->op);
     case STEP_MEMCPY:
         memmove(st->dst, st->src, (size_t)st->count);
         return MPI_SUCCESS;

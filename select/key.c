@@ -27,16 +27,16 @@ void select_call_facts(struct coll_args *a)
  * the remote group's. A collective where no rank knows the total (the
  * v and w forms but allgatherv) has 0. */
 
-static uint64_t type_bytes(int count, MPI_Datatype type)
+static uint64_t type_bytes(MPI_Aint count, MPI_Datatype type)
 {
     return count > 0 ? (uint64_t)count * (uint64_t)buf_type_size(type) : 0;
 }
 
-static uint64_t sum_counts(const int *counts, int n)
+static uint64_t sum_counts(struct coll_array counts, int n)
 {
     uint64_t s = 0;
-    for (int i = 0; counts && i < n; i++)
-        s += (uint64_t)counts[i];
+    for (int i = 0; counts.base && i < n; i++)
+        s += (uint64_t)coll_array_at(counts, i);
     return s;
 }
 
@@ -133,17 +133,17 @@ uint64_t select_key_bytes(const struct coll_args *a)
 
 /* Element count for the count>=p restriction: reductions only, where the
  * standard makes count identical on every rank; bytes elsewhere. */
-static int key_count(const struct coll_args *a)
+static int64_t key_count(const struct coll_args *a)
 {
     switch (a->coll) {
     case COLL_reduce_scatter_block:
         return a->recvcount * a->size;
     case COLL_reduce_scatter:
-        return (int)sum_counts(a->recvcounts, a->size);
+        return (int64_t)sum_counts(a->recvcounts, a->size);
     default:
         if (coll_is(a->coll, COLL_REDUCES))
             return a->count;
-        return a->bytes > 0x7fffffff ? 0x7fffffff : (int)a->bytes;
+        return a->bytes > INT64_MAX ? INT64_MAX : (int64_t)a->bytes;
     }
 }
 
@@ -155,7 +155,8 @@ struct coll_key select_key(const struct coll_args *a)
     struct coll_key k = {.coll = a->coll, .np = a->size, .bytes = a->bytes,
                          .count = key_count(a), .commutative = a->commutative != 0,
                          .predefined_op = a->predefined_op != 0,
-                         .in_place = in_place, .shape = a->shape};
+                         .in_place = in_place, .shape = a->shape,
+                         .large_count = a->large_count != 0};
     if (a->remote_size) { /* both groups must read the same key */
         k.inter = 1;
         k.np = a->size < a->remote_size ? a->size : a->remote_size;

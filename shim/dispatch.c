@@ -182,7 +182,7 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
     struct tune_choice choice = select_choose(a, 1, 0);
     int vendor = registry_is_vendor(&registry_table[choice.alg]);
     if (vendor && kind == NBC_PERSISTENT)
-        return vendor_has_init(a->coll) ? nbc_vendor_persistent(a, choice.alg, info, req)
+        return vendor_has_init(a) ? nbc_vendor_persistent(a, choice.alg, info, req)
                                         : nbc_vendor_scheduled(a, ctx, choice.alg, req);
     if (vendor) {
         select_count(choice.alg);

@@ -46,9 +46,10 @@ static void abort_naming_call(const struct coll_args *a, int err)
     PMPI_Comm_get_name(a->user_comm, comm_name, &len);
     PMPI_Error_string(err, msg, &len);
     PMPI_Error_class(err, &cls);
-    fprintf(stderr, "collshim: error in MPI_%c%s on communicator %s, rank %d: %s%s%s\n"
+    fprintf(stderr, "collshim: error in MPI_%c%s%s on communicator %s, rank %d: %s%s%s\n"
                     "collshim: its error handler is MPI_ERRORS_ARE_FATAL: aborting the job\n",
-            coll[0] - 'a' + 'A', coll + 1, comm_name[0] ? comm_name : "(unnamed)", a->rank,
+            coll[0] - 'a' + 'A', coll + 1, a->large_count ? "_c" : "",
+            comm_name[0] ? comm_name : "(unnamed)", a->rank,
             strncmp(msg, "MPI_ERR", 7) ? class_name(cls) : "", strncmp(msg, "MPI_ERR", 7) ? ": " : "",
             msg);
     /* The launcher stops forwarding output once a rank aborts: MPICH's

@@ -34,20 +34,23 @@
 #include <time.h>
 
 /* What makes two calls identical here, compared with memcmp: pointers and
- * handles first, then ints, so the struct has no padding in either MPI's
- * handle size (the assertion), and every byte is set by call_signature. */
+ * handles first, then the (64-bit) counts, then ints, so the struct has no
+ * padding in either MPI's handle size (the assertion), and every byte is
+ * set by call_signature. A large-count call (MPI_Bcast_c) is a call of its
+ * own: its vendor steps are the _c forms. */
 struct call_signature {
     const void *sendbuf, *recvbuf;
     size_t seg;
     unsigned long long ctx_serial;
     MPI_Datatype datatype, sendtype, recvtype;
     MPI_Op op;
-    int coll, alg, count, root, sendcount, recvcount, in_place, alias_in_place, commutative,
-        outstanding;
+    MPI_Aint count, sendcount, recvcount;
+    int coll, alg, root, in_place, alias_in_place, commutative, outstanding, large_count;
 };
 _Static_assert(sizeof(struct call_signature) ==
                    2 * sizeof(void *) + sizeof(size_t) + sizeof(unsigned long long) +
-                       3 * sizeof(MPI_Datatype) + sizeof(MPI_Op) + 10 * sizeof(int),
+                       3 * sizeof(MPI_Datatype) + sizeof(MPI_Op) + 3 * sizeof(MPI_Aint) +
+                       8 * sizeof(int),
                "struct call_signature has padding: memcmp would compare indeterminate bytes");
 
 struct nbc_request {
@@ -297,7 +300,8 @@ static struct call_signature call_signature(const struct coll_args *a, int alg,
         .recvtype = a->recvtype, .op = a->op, .coll = a->coll, .alg = alg, .count = a->count,
         .root = a->root, .sendcount = a->sendcount, .recvcount = a->recvcount,
         .in_place = a->in_place, .alias_in_place = a->alias_in_place,
-        .commutative = a->commutative, .outstanding = a->params.outstanding};
+        .commutative = a->commutative, .outstanding = a->params.outstanding,
+        .large_count = a->large_count};
     return sig;
 }
 

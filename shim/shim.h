@@ -10,12 +10,15 @@
 #include "shim/settings.h"
 
 /* ---- vendor.c: the MPI library's own entry points, via RTLD_NEXT ---- */
-#define VENDOR_COLL_FIELDS(Name, name, params, init, vargs)                        \
-    int (*name) params;                                                             \
-    int (*i_##name)(SHIM_UNPAREN params, MPI_Request *);                            \
-    int (*name##_init)(SHIM_UNPAREN params, MPI_Info, MPI_Request *);
+/* Per collective and form: bcast, i_bcast, bcast_init, and in the
+ * large-count form bcast_c, i_bcast_c, bcast_init_c. */
+#define VENDOR_COLL_FIELDS(F, Name, name, params, init, vargs)                     \
+    int (*SHIM_NAME(name, F)) params;                                               \
+    int (*SHIM_NAME(i_##name, F))(SHIM_UNPAREN params, MPI_Request *);              \
+    int (*SHIM_NAME(name##_init, F))(SHIM_UNPAREN params, MPI_Info, MPI_Request *);
+#define VENDOR_FORM_FIELDS(F) SHIM_COLLECTIVE_LIST(VENDOR_COLL_FIELDS, F)
 struct vendor_table {
-    SHIM_COLLECTIVE_LIST(VENDOR_COLL_FIELDS)
+    SHIM_FORMS(VENDOR_FORM_FIELDS)
     int (*init)(int *, char ***);
     int (*init_thread)(int *, char ***, int, int *);
     int (*get_library_version)(char *, int *);
@@ -49,9 +52,10 @@ int vendor_run(const struct coll_args *a);
 /* The vendor's nonblocking / persistent collective for a call. */
 int vendor_start(const struct coll_args *a, MPI_Request *req);
 int vendor_init(const struct coll_args *a, MPI_Info info, MPI_Request *req);
-/* 1 when the library has a persistent form of this collective (SMPI 3.32
- * has none; Open MPI 4 its MPIX_<Coll>_init; MPICH 4 MPI_<Coll>_init). */
-int vendor_has_init(enum coll_id coll);
+/* 1 when the library has a persistent form of this call's collective, in
+ * its form (SMPI 3.32 has none; Open MPI 4 its MPIX_<Coll>_init; MPICH 4
+ * MPI_<Coll>_init and MPI_<Coll>_init_c). */
+int vendor_has_init(const struct coll_args *a);
 /* Resolve every vendor entry point once (thread-safe); 0 or -1. */
 int vendor_resolve(void);
 

@@ -22,7 +22,7 @@
 
 /* NULL holding data: count > 0 of a type with bytes that starts at the
  * buffer (a derived type with absolute addresses may use MPI_BOTTOM). */
-int check_buffer(const void *buf, int count, MPI_Datatype type)
+int check_buffer(const void *buf, MPI_Aint count, MPI_Datatype type)
 {
     MPI_Aint true_lb, true_extent;
     if (buf || count <= 0 || buf == MPI_IN_PLACE)
@@ -35,7 +35,7 @@ int check_buffer(const void *buf, int count, MPI_Datatype type)
 
 /* A significant buffer: count, then type (vendor_checks: the vendor
  * refuses it uncommitted), then the buffer. */
-int check_side(const void *buf, int count, MPI_Datatype *type, int vendor_checks)
+int check_side(const void *buf, MPI_Aint count, MPI_Datatype *type, int vendor_checks)
 {
     int err;
     if (count < 0)
@@ -45,25 +45,37 @@ int check_side(const void *buf, int count, MPI_Datatype *type, int vendor_checks
     return check_buffer(buf, count, *type);
 }
 
-int check_counts(const int *counts, int n)
+int check_counts(struct coll_array counts, int n)
 {
-    if (!counts)
+    if (!counts.base)
         return MPI_ERR_COUNT;
     for (int i = 0; i < n; i++)
-        if (counts[i] < 0)
+        if (coll_array_at(counts, i) < 0)
             return MPI_ERR_COUNT;
     return MPI_SUCCESS;
 }
 
-/* A significant buffer with a count per rank. */
-int check_vside(const void *buf, const int *counts, int n, MPI_Datatype *type,
-                       int vendor_checks)
+MPI_Aint check_count_sum(struct coll_array counts, int n)
 {
-    int err, first = 0;
+    const MPI_Aint most = (MPI_Aint)(~(uint64_t)0 >> 1);
+    MPI_Aint sum = 0;
+    for (int i = 0; i < n; i++) {
+        MPI_Aint c = coll_array_at(counts, i);
+        sum = c > most - sum ? most : sum + c;
+    }
+    return sum;
+}
+
+/* A significant buffer with a count per rank. */
+int check_vside(const void *buf, struct coll_array counts, int n, MPI_Datatype *type,
+                int vendor_checks)
+{
+    int err;
+    MPI_Aint first = 0;
     if ((err = check_counts(counts, n)))
         return err;
     for (int i = 0; i < n && !first; i++)
-        first = counts[i];
+        first = coll_array_at(counts, i);
     if ((err = type_check(type, vendor_checks)))
         return err;
     return check_buffer(buf, first, *type);
@@ -71,8 +83,8 @@ int check_vside(const void *buf, const int *counts, int n, MPI_Datatype *type,
 
 /* A significant buffer with a count and a type per rank (alltoallw); both
  * MPIs check every type, and MPICH a NULL buffer at displacement 0. */
-int check_wside(const void *buf, const int *counts, const int *displs,
-                       const MPI_Datatype *types, int n)
+int check_wside(const void *buf, struct coll_array counts, struct coll_array displs,
+                const MPI_Datatype *types, int n)
 {
     int err;
     if ((err = check_counts(counts, n)))
@@ -81,9 +93,11 @@ int check_wside(const void *buf, const int *counts, const int *displs,
         return MPI_ERR_TYPE;
     for (int i = 0; i < n; i++) {
         MPI_Datatype t = types[i]; /* vendor_checks = 1: never replaced */
-        if (counts[i] > 0 && (err = type_check(&t, 1)))
+        MPI_Aint count = coll_array_at(counts, i);
+        if (count > 0 && (err = type_check(&t, 1)))
             return err;
-        if (counts[i] > 0 && (!displs || displs[i] == 0) && (err = check_buffer(buf, counts[i], t)))
+        if (count > 0 && (!displs.base || coll_array_at(displs, i) == 0) &&
+            (err = check_buffer(buf, count, t)))
             return err;
     }
     return MPI_SUCCESS;
@@ -96,7 +110,7 @@ int check_wside(const void *buf, const int *counts, const int *displs,
  * (MPI_ERR_ARG) and in allreduce of more than one element (MPI_ERR_BUFFER),
  * and completes the rest, which the shim runs as the in-place call the
  * buffers describe. */
-static int check_alias_reduction(struct coll_args *a, int n, int recv_significant)
+static int check_alias_reduction(struct coll_args *a, MPI_Aint n, int recv_significant)
 {
     if (a->in_place || n == 0 || !a->sendbuf || a->sendbuf != a->recvbuf || !recv_significant)
         return MPI_SUCCESS;
@@ -112,7 +126,7 @@ static int check_alias_reduction(struct coll_args *a, int n, int recv_significan
 }
 
 /* Bytes before this rank's own block of count elements of type. */
-static MPI_Aint own_offset(const struct coll_args *a, int count, MPI_Datatype type)
+static MPI_Aint own_offset(const struct coll_args *a, MPI_Aint count, MPI_Datatype type)
 {
     return (MPI_Aint)a->rank * count * (MPI_Aint)buf_type_size(type);
 }
@@ -146,10 +160,11 @@ static int check_alias_movement(const struct coll_args *a)
     case COLL_alltoall:
         return same && s == r ? MPI_ERR_BUFFER : MPI_SUCCESS;
     case COLL_alltoallv:
-        return a->sendcounts == a->recvcounts && a->sendtype == a->recvtype && s == r
+        return a->sendcounts.base == a->recvcounts.base && a->sendtype == a->recvtype && s == r
                    ? MPI_ERR_BUFFER : MPI_SUCCESS;
     case COLL_alltoallw:
-        return a->sendcounts == a->recvcounts && a->sendtypes == a->recvtypes && s == r
+        return a->sendcounts.base == a->recvcounts.base && a->sendtypes == a->recvtypes &&
+                       s == r
                    ? MPI_ERR_BUFFER : MPI_SUCCESS;
     default:
         return MPI_SUCCESS;
@@ -158,26 +173,22 @@ static int check_alias_movement(const struct coll_args *a)
 
 /* ---- reductions ---- */
 
-static int reduction_count(const struct coll_args *a)
+static MPI_Aint reduction_count(const struct coll_args *a)
 {
     if (a->coll == COLL_reduce_scatter)
-        return a->recvcounts ? a->recvcounts[a->rank] : 0;
+        return a->recvcounts.base ? coll_array_at(a->recvcounts, a->rank) : 0;
     return a->coll == COLL_reduce_scatter_block ? a->recvcount : a->count;
 }
 
-/* Elements in the send vector (all of reduce_scatter's blocks). */
-static int reduction_send_count(const struct coll_args *a)
+/* Whether the send vector (all of reduce_scatter's blocks) holds elements:
+ * its length, or 1 for a vector too long to say. */
+static MPI_Aint reduction_send_count(const struct coll_args *a)
 {
-    long long n = 0;
-    if (a->coll == COLL_reduce_scatter) {
-        for (int i = 0; i < a->size; i++)
-            n += a->recvcounts[i];
-    } else if (a->coll == COLL_reduce_scatter_block) {
-        n = (long long)a->recvcount * a->size;
-    } else {
-        n = a->count;
-    }
-    return n > 0x7fffffff ? 0x7fffffff : (int)n;
+    if (a->coll == COLL_reduce_scatter)
+        return check_count_sum(a->recvcounts, a->size);
+    if (a->coll == COLL_reduce_scatter_block)
+        return a->recvcount > 0 ? 1 : 0;
+    return a->count;
 }
 
 static int recv_is_significant(const struct coll_args *a)

@@ -18,23 +18,16 @@ static int check_root(const struct coll_args *a)
     return a->root < 0 || a->root >= a->remote_size ? MPI_ERR_ROOT : MPI_SUCCESS;
 }
 
-static int sum(const int *counts, int n)
-{
-    long long s = 0;
-    for (int i = 0; i < n; i++)
-        s += counts[i];
-    return s > 0x7fffffff ? 0x7fffffff : (int)s;
-}
-
 static int check_reduction_inter(struct coll_args *a)
 {
     int err, n = a->size, root = a->root == MPI_ROOT;
     if (a->coll == COLL_reduce_scatter && (err = check_counts(a->recvcounts, n)))
         return err;
-    int mine = a->coll == COLL_reduce_scatter ? a->recvcounts[a->rank]
-             : a->coll == COLL_reduce_scatter_block ? a->recvcount : a->count;
-    int all = a->coll == COLL_reduce_scatter ? sum(a->recvcounts, n)
-            : a->coll == COLL_reduce_scatter_block ? a->recvcount * n : a->count;
+    MPI_Aint mine = a->coll == COLL_reduce_scatter ? coll_array_at(a->recvcounts, a->rank)
+                  : a->coll == COLL_reduce_scatter_block ? a->recvcount : a->count;
+    /* whether the send vector holds elements (its length where it fits) */
+    MPI_Aint all = a->coll == COLL_reduce_scatter ? check_count_sum(a->recvcounts, n)
+                 : a->coll == COLL_reduce_scatter_block ? (a->recvcount > 0) : a->count;
     if (mine < 0)
         return MPI_ERR_COUNT;
     if ((err = check_op_and_type(a)))

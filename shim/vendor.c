@@ -1,5 +1,8 @@
 /* vendor.c - the MPI library's own collectives, reached through
- * dlsym(RTLD_NEXT, "PMPI_X") once, and the pseudo-algorithm "vendor". */
+ * dlsym(RTLD_NEXT, "PMPI_X") once, and the pseudo-algorithm "vendor". A
+ * call in a large-count form (MPI_Bcast_c) is forwarded to the library's
+ * own _c form: the call's row below is its collective in its form's block
+ * (vendor_row), one switch for every form. */
 #define _GNU_SOURCE
 #include "shim/shim.h"
 #include "algorithms/registry.h"
@@ -18,10 +21,13 @@ static const struct {
     int optional;
 } vendor_symbols[] = {
 #define SYM(field, name) {name, offsetof(struct vendor_table, field), 0}
-#define COLL_SYMS(Name, name, params, init, vargs)                                   \
-    SYM(name, "PMPI_" #Name), SYM(i_##name, "PMPI_I" #name),                         \
-    {SHIM_PERSISTENT_PREFIX #Name "_init", offsetof(struct vendor_table, name##_init), 1},
-    SHIM_COLLECTIVE_LIST(COLL_SYMS)
+#define COLL_SYMS(F, Name, name, params, init, vargs)                                \
+    SYM(SHIM_NAME(name, F), "PMPI_" #Name SHIM_SUFFIX_TEXT_##F),                      \
+    SYM(SHIM_NAME(i_##name, F), "PMPI_I" #name SHIM_SUFFIX_TEXT_##F),                 \
+    {SHIM_PERSISTENT_PREFIX #Name "_init" SHIM_SUFFIX_TEXT_##F,                       \
+     offsetof(struct vendor_table, SHIM_NAME(name##_init, F)), 1},
+#define FORM_SYMS(F) SHIM_COLLECTIVE_LIST(COLL_SYMS, F)
+    SHIM_FORMS(FORM_SYMS)
     SYM(init, "PMPI_Init"), SYM(init_thread, "PMPI_Init_thread"),
     SYM(get_library_version, "PMPI_Get_library_version"),
     SYM(wait, "PMPI_Wait"), SYM(waitall, "PMPI_Waitall"), SYM(waitany, "PMPI_Waitany"),
@@ -32,6 +38,7 @@ static const struct {
     SYM(cancel, "PMPI_Cancel"), SYM(send, "PMPI_Send"), SYM(ssend, "PMPI_Ssend"),
     SYM(recv, "PMPI_Recv"), SYM(sendrecv, "PMPI_Sendrecv"), SYM(probe, "PMPI_Probe"),
     SYM(finalize, "PMPI_Finalize"),
+#undef FORM_SYMS
 #undef COLL_SYMS
 #undef SYM
 };
@@ -63,13 +70,27 @@ int vendor_resolve(void)
     return resolve_status;
 }
 
+/* A call's row: its collective, in the block of its form. */
+#define VENDOR_ROW(name, F) (COLL_##name + COLL_COUNT * SHIM_LARGE_##F)
+static int vendor_row(const struct coll_args *a)
+{
+    return (int)a->coll + COLL_COUNT * (a->large_count != 0);
+}
+
+/* The vendor's function of a collective (name: bcast, i_bcast, bcast_init)
+ * in form F. */
+#define VENDOR_FN(name, F) vendor.SHIM_NAME(name, F)
+
 /* The pseudo-algorithm "vendor": every collective, on the user's comm. */
 int vendor_run(const struct coll_args *a)
 {
     MPI_Comm c = a->user_comm;
-    switch (a->coll) {
-#define CALL(Name, name, params, init, vargs) case COLL_##name: return vendor.name vargs;
-        SHIM_COLLECTIVE_LIST(CALL)
+    switch (vendor_row(a)) {
+#define CALL(F, Name, name, params, init, vargs)                                      \
+    case VENDOR_ROW(name, F): return VENDOR_FN(name, F) vargs;
+#define FORM(F) SHIM_COLLECTIVE_LIST(CALL, F)
+        SHIM_FORMS(FORM)
+#undef FORM
 #undef CALL
     default: return MPI_ERR_INTERN;
     }
@@ -79,10 +100,12 @@ int vendor_run(const struct coll_args *a)
 int vendor_start(const struct coll_args *a, MPI_Request *req)
 {
     MPI_Comm c = a->user_comm;
-    switch (a->coll) {
-#define CALL(Name, name, params, init, vargs)                                         \
-    case COLL_##name: return vendor.i_##name(SHIM_UNPAREN vargs, req);
-        SHIM_COLLECTIVE_LIST(CALL)
+    switch (vendor_row(a)) {
+#define CALL(F, Name, name, params, init, vargs)                                      \
+    case VENDOR_ROW(name, F): return VENDOR_FN(i_##name, F)(SHIM_UNPAREN vargs, req);
+#define FORM(F) SHIM_COLLECTIVE_LIST(CALL, F)
+        SHIM_FORMS(FORM)
+#undef FORM
 #undef CALL
     default: return MPI_ERR_INTERN;
     }
@@ -106,13 +129,16 @@ static int vendor_init_broken(enum coll_id coll)
 #endif
 }
 
-int vendor_has_init(enum coll_id coll)
+int vendor_has_init(const struct coll_args *a)
 {
-    if (settings.test_no_vendor_init || vendor_init_broken(coll))
+    if (settings.test_no_vendor_init || vendor_init_broken(a->coll))
         return 0;
-    switch (coll) {
-#define HAS(Name, name, params, init, vargs) case COLL_##name: return vendor.name##_init != NULL;
-        SHIM_COLLECTIVE_LIST(HAS)
+    switch (vendor_row(a)) {
+#define HAS(F, Name, name, params, init, vargs)                                       \
+    case VENDOR_ROW(name, F): return VENDOR_FN(name##_init, F) != NULL;
+#define FORM(F) SHIM_COLLECTIVE_LIST(HAS, F)
+        SHIM_FORMS(FORM)
+#undef FORM
 #undef HAS
     default: return 0;
     }
@@ -123,12 +149,15 @@ int vendor_has_init(enum coll_id coll)
 int vendor_init(const struct coll_args *a, MPI_Info info, MPI_Request *req)
 {
     MPI_Comm c = a->user_comm;
-    switch (a->coll) {
-#define CALL(Name, name, params, init, vargs)                                         \
-    case COLL_##name:                                                                  \
-        return vendor.name##_init ? vendor.name##_init(SHIM_UNPAREN vargs, info, req)  \
-                                  : MPI_ERR_INTERN;
-        SHIM_COLLECTIVE_LIST(CALL)
+    switch (vendor_row(a)) {
+#define CALL(F, Name, name, params, init, vargs)                                      \
+    case VENDOR_ROW(name, F):                                                          \
+        return VENDOR_FN(name##_init, F) ? VENDOR_FN(name##_init, F)(SHIM_UNPAREN vargs, \
+                                                                     info, req)        \
+                                         : MPI_ERR_INTERN;
+#define FORM(F) SHIM_COLLECTIVE_LIST(CALL, F)
+        SHIM_FORMS(FORM)
+#undef FORM
 #undef CALL
     default: return MPI_ERR_INTERN;
     }

@@ -17,9 +17,9 @@ int allgather_inter_leaders(const struct coll_args *a)
     void *base, *tmp;
     int err = inter_gather_at_leader(a, &tmp, &base);
     if (!err && a->rank == 0)
-        err = p2p_sendrecv(tmp, (int)mine, a->sendtype, 0, a->recvbuf, (int)theirs,
+        err = p2p_sendrecv(tmp, mine, a->sendtype, 0, a->recvbuf, theirs,
                            a->recvtype, 0, a);
-    struct coll_args b = {.coll = COLL_bcast, .recvbuf = a->recvbuf, .count = (int)theirs,
+    struct coll_args b = {.coll = COLL_bcast, .recvbuf = a->recvbuf, .count = theirs,
                           .datatype = a->recvtype, .root = 0};
     if (!err)
         err = inter_local(a, &b);

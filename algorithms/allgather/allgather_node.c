@@ -45,8 +45,8 @@ int allgather_node(const struct coll_args *a)
         return err;
     err = gather_in_node(a, L, blk);
     if (!err && L->my_index == 0)
-        err = step_allgatherv(a, &leaders, MPI_IN_PLACE, 0, a->recvbuf, L->node_size,
-                              L->node_start, blk);
+        err = step_allgatherv(a, &leaders, MPI_IN_PLACE, 0, a->recvbuf, COLL_ARRAY(L->node_size),
+                              COLL_ARRAY(L->node_start), blk);
     if (!err)
         err = step_bcast(a, &node, a->recvbuf, a->size, blk, 0);
     buf_type_free(a, &blk);

@@ -30,9 +30,9 @@ static int receiver(int b, int from, int to)
 /* counts[j], displs[j]: the run of the other group's blocks (q of them)
  * that rank j of this group (p ranks) receives, in one buffer the schedule
  * keeps. */
-static int *runs_layout(const struct coll_args *a, int count, int p, int q)
+static MPI_Aint *runs_layout(const struct coll_args *a, MPI_Aint count, int p, int q)
 {
-    int *layout = buf_bytes(a, 2 * (size_t)p * sizeof *layout);
+    MPI_Aint *layout = buf_bytes(a, 2 * (size_t)p * sizeof *layout);
     for (int j = 0; layout && j < p; j++)
         layout[j] = 0, layout[p + j] = -1;
     for (int b = 0; layout && b < q; b++) {
@@ -55,12 +55,12 @@ static int transfer(const struct coll_args *a, const void *block)
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int b = 0; b < q && !err; b++) {
-        int c = pattern_block_count(a->count, q, b);
+        MPI_Aint c = pattern_block_count(a->count, q, b);
         if (receiver(b, q, p) == a->rank && c > 0)
             err = p2p_irecv(buf_at(a->recvbuf, pattern_block_offset(a->count, q, b), a->datatype),
                             c, a->datatype, b, a, &reqs[n++]);
     }
-    int mine = pattern_block_count(a->count, p, a->rank);
+    MPI_Aint mine = pattern_block_count(a->count, p, a->rank);
     if (!err && mine > 0)
         err = p2p_isend(block, mine, a->datatype, receiver(a->rank, p, q), a, &reqs[n++]);
     if (!err)
@@ -71,12 +71,12 @@ static int transfer(const struct coll_args *a, const void *block)
 
 static int gather_runs(const struct coll_args *a)
 {
-    int *runs = runs_layout(a, a->count, a->size, a->remote_size);
+    MPI_Aint *runs = runs_layout(a, a->count, a->size, a->remote_size);
     if (!runs)
         return MPI_ERR_NO_MEM;
     struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = MPI_IN_PLACE,
-                           .recvbuf = a->recvbuf, .recvcounts = runs,
-                           .rdispls = runs + a->size, .recvtype = a->datatype};
+                           .recvbuf = a->recvbuf, .recvcounts = COLL_ARRAY(runs),
+                           .rdispls = COLL_ARRAY(runs + a->size), .recvtype = a->datatype};
     int err = inter_local(a, &ag);
     buf_free(a, runs);
     return err;

@@ -26,19 +26,21 @@ int allreduce_node_slices(const struct coll_args *a)
     NODE_LAYOUT_OR_FAIL(L, a);
     struct sub_group node = node_group_mine(L), slices = node_group_slice(L);
     void *base = NULL, *slice;
-    int *counts = sub_block_table(a, a->count, node.size), err = MPI_SUCCESS;
+    MPI_Aint *counts = sub_block_table(a, a->count, node.size);
+    int err = MPI_SUCCESS;
     if (!counts)
         return MPI_ERR_NO_MEM;
     slice = buf_alloc(a, counts[node.rank], a->datatype, &base);
     if (!base && counts[node.rank] > 0)
         err = MPI_ERR_NO_MEM;
     if (!err)
-        err = step_reduce_scatter(a, &node, a->in_place ? a->recvbuf : a->sendbuf, slice, counts);
+        err = step_reduce_scatter(a, &node, a->in_place ? a->recvbuf : a->sendbuf, slice,
+                                  COLL_ARRAY(counts));
     if (!err)
         err = step_allreduce(a, &slices, MPI_IN_PLACE, slice, counts[node.rank]);
     if (!err)
-        err = step_allgatherv(a, &node, slice, counts[node.rank], a->recvbuf, counts,
-                              counts + node.size, a->datatype);
+        err = step_allgatherv(a, &node, slice, counts[node.rank], a->recvbuf,
+                              COLL_ARRAY(counts), COLL_ARRAY(counts + node.size), a->datatype);
     buf_free(a, base);
     buf_free(a, counts);
     return err;

@@ -32,7 +32,8 @@
 static int survivor(const struct coll_args *a, int vrank, void *scratch)
 {
     void *acc = a->recvbuf;
-    int off, len, err = rabenseifner_reduce_scatter(a, vrank, &acc, &scratch);
+    MPI_Aint off, len;
+    int err = rabenseifner_reduce_scatter(a, vrank, &acc, &scratch);
     rabenseifner_final_range(a, vrank, &off, &len);
     if (!err && acc != a->recvbuf)
         err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,

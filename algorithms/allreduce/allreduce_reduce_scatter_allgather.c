@@ -22,7 +22,8 @@
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)
 {
     void *base = NULL, *block;
-    int *counts = sub_block_table(a, a->count, a->size), err = MPI_SUCCESS;
+    MPI_Aint *counts = sub_block_table(a, a->count, a->size);
+    int err = MPI_SUCCESS;
     if (!counts)
         return MPI_ERR_NO_MEM;
     block = buf_alloc(a, counts[a->rank], a->datatype, &base);
@@ -30,10 +31,11 @@ int allreduce_reduce_scatter_allgather(const struct coll_args *a)
         err = MPI_ERR_NO_MEM;
     struct sub_group all = sub_group_all(a);
     if (!err)
-        err = step_reduce_scatter(a, &all, a->in_place ? a->recvbuf : a->sendbuf, block, counts);
+        err = step_reduce_scatter(a, &all, a->in_place ? a->recvbuf : a->sendbuf, block,
+                                  COLL_ARRAY(counts));
     if (!err)
-        err = step_allgatherv(a, &all, block, counts[a->rank], a->recvbuf, counts,
-                              counts + a->size, a->datatype);
+        err = step_allgatherv(a, &all, block, counts[a->rank], a->recvbuf,
+                              COLL_ARRAY(counts), COLL_ARRAY(counts + a->size), a->datatype);
     buf_free(a, base);
     buf_free(a, counts);
     return err;

@@ -101,10 +101,10 @@ static int bruck_step(const struct coll_args *a, const struct bruck *b, int dist
     MPI_Datatype type;
     if (b->sbuf) {
         bruck_gather(a, b, b->sbuf, p, dist, 1);
-        err = p2p_sendrecv_n(b->sbuf, (MPI_Aint)n, MPI_BYTE, to, b->rbuf, (MPI_Aint)n, MPI_BYTE,
+        err = p2p_sendrecv(b->sbuf, (MPI_Aint)n, MPI_BYTE, to, b->rbuf, (MPI_Aint)n, MPI_BYTE,
                              from, a);
     } else if (!(err = moving_type(a, b, p, dist, &type))) {
-        err = p2p_sendrecv_n(b->work, 1, type, to, b->rbuf, (MPI_Aint)n, MPI_BYTE, from, a);
+        err = p2p_sendrecv(b->work, 1, type, to, b->rbuf, (MPI_Aint)n, MPI_BYTE, from, a);
         buf_type_free(a, &type);
     }
     if (!err)

@@ -29,6 +29,7 @@
 #include "algorithms/common/alltoall_core.h"
 #include "engine/buf.h"
 #include "algorithms/common/linear_root.h"
+#include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 
 #include <limits.h>
@@ -73,10 +74,11 @@ static int column_type(size_t bb, int p, MPI_Datatype *column)
 /* Rows 1..p-1 from their ranks, all in flight. */
 static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
 {
-    struct linear_root_blocks b = {rows, MPI_PACKED, 0, NULL, NULL, NULL};
-    int err = big_type((MPI_Aint)rowlen, MPI_PACKED, &b.count, &b.type);
+    struct linear_root_blocks b = {.buf = rows};
+    int count, err = big_type((MPI_Aint)rowlen, MPI_PACKED, &count, &b.type);
     if (err)
         return err;
+    b.count = count;
     err = linear_root_exchange(a, 0, &b, 0, 0);
     big_type_free(a, MPI_PACKED, &b.type);
     return err;
@@ -85,7 +87,7 @@ static int receive_rows(const struct coll_args *a, char *rows, size_t rowlen)
 /* Columns 1..p-1 to their ranks, all in flight. */
 static int send_columns(const struct coll_args *a, char *rows, size_t bb)
 {
-    struct linear_root_blocks b = {rows, MPI_DATATYPE_NULL, 1, NULL, NULL, NULL};
+    struct linear_root_blocks b = {.buf = rows, .type = MPI_DATATYPE_NULL, .count = 1};
     int err = column_type(bb, a->size, &b.type);
     if (err)
         return err;
@@ -131,12 +133,12 @@ static int relay_through_root(const struct coll_args *a)
     MPI_Aint p = a->size, n = p * a->recvcount;
     size_t bytes = (size_t)n * buf_type_size(a->recvtype);
     char *direct = buf_contiguous_data(a->recvbuf, n, a->recvtype), *copy = NULL;
-    int err = a->in_place ? p2p_send_n(a->recvbuf, n, a->recvtype, 0, a)
-                          : p2p_send_n(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
+    int err = a->in_place ? p2p_send(a->recvbuf, n, a->recvtype, 0, a)
+                          : p2p_send(a->sendbuf, p * a->sendcount, a->sendtype, 0, a);
     if (!err && !direct && !(copy = buf_bytes(a, bytes)))
         err = MPI_ERR_NO_MEM;
     if (!err)
-        err = p2p_recv_n(direct ? direct : copy, (MPI_Aint)bytes, MPI_BYTE, 0, a);
+        err = p2p_recv(direct ? direct : copy, (MPI_Aint)bytes, MPI_BYTE, 0, a);
     if (!err && copy)
         err = buf_unpack(copy, a->recvbuf, n, a->recvtype, a);
     buf_free(a, copy);

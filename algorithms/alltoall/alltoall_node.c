@@ -13,8 +13,8 @@
  *
  * each exchange run by the algorithm the tables choose for its group
  * (compose/steps.h), on bytes (a homogeneous job: a packed block is its
- * raw data). Sections and buffers must stay below INT_MAX bytes (an
- * MPI_ERR_COUNT otherwise): the algorithm is for short blocks.
+ * raw data); it is for short blocks, though any length works (byte counts
+ * are MPI_Aint).
  *
  * Cost (k ranks per node, N nodes, b bytes per block, n = p b per rank) =
  * Cost_i(gather, kn, k) + Cost_e(alltoallv, N) + Cost_i(scatter, kn, k) +
@@ -26,14 +26,12 @@
 #include "algorithms/compose/node.h"
 #include "algorithms/compose/steps.h"
 
-#include <limits.h>
-
 struct a2a_node {
     const struct node_layout *L;
     size_t b;               /* bytes of one block */
     int k;                  /* ranks on this node */
     char *mine, *all, *out; /* packed: my p blocks; the node's k p; regrouped */
-    int *counts, *displs;   /* leaders' alltoallv, in bytes (send = receive) */
+    MPI_Aint *counts, *displs; /* leaders' alltoallv, in bytes (send = receive) */
 };
 
 /* Buffers and the leaders' byte counts: node m's section holds its k_m
@@ -43,17 +41,15 @@ static int a2a_setup(const struct coll_args *a, struct a2a_node *x)
     const struct node_layout *L = x->L;
     int nodes = L->shape.nodes, leader = L->my_index == 0;
     size_t n = (size_t)a->size * x->b, node_bytes = (size_t)x->k * n;
-    if (node_bytes > INT_MAX)
-        return MPI_ERR_COUNT;
     x->mine = buf_bytes(a, n ? n : 1);
     x->all = leader ? buf_bytes(a, node_bytes ? 2 * node_bytes : 1) : NULL;
     x->out = leader ? x->all + node_bytes : NULL;
-    x->counts = leader ? buf_bytes(a, 2 * (size_t)nodes * sizeof(int)) : NULL;
+    x->counts = leader ? buf_bytes(a, 2 * (size_t)nodes * sizeof *x->counts) : NULL;
     if (!x->mine || (leader && (!x->all || !x->counts)))
         return MPI_ERR_NO_MEM;
     for (int m = 0; leader && m < nodes; m++) {
-        x->counts[m] = (int)((size_t)L->node_size[m] * x->k * x->b);
-        x->counts[nodes + m] = (int)((size_t)L->node_start[m] * x->k * x->b);
+        x->counts[m] = (MPI_Aint)((size_t)L->node_size[m] * x->k * x->b);
+        x->counts[nodes + m] = (MPI_Aint)((size_t)L->node_start[m] * x->k * x->b);
     }
     x->displs = x->counts ? x->counts + nodes : NULL;
     return MPI_SUCCESS;
@@ -85,9 +81,10 @@ static void by_destination_rank(const struct coll_args *a, const struct a2a_node
 static int exchange_sections(const struct coll_args *a, struct a2a_node *x, size_t n)
 {
     struct sub_group leaders = node_group_leaders(x->L);
-    struct coll_args v = {.coll = COLL_alltoallv, .sendbuf = x->out, .sendcounts = x->counts,
-                          .sdispls = x->displs, .sendtype = MPI_BYTE, .recvbuf = x->all,
-                          .recvcounts = x->counts, .rdispls = x->displs, .recvtype = MPI_BYTE};
+    struct coll_array counts = COLL_ARRAY(x->counts), displs = COLL_ARRAY(x->displs);
+    struct coll_args v = {.coll = COLL_alltoallv, .sendbuf = x->out, .sendcounts = counts,
+                          .sdispls = displs, .sendtype = MPI_BYTE, .recvbuf = x->all,
+                          .recvcounts = counts, .rdispls = displs, .recvtype = MPI_BYTE};
     by_destination_node(a, x, n);
     int err = sub_collective(a, &leaders, &v);
     if (!err)
@@ -96,7 +93,7 @@ static int exchange_sections(const struct coll_args *a, struct a2a_node *x, size
 }
 
 static int node_bytes_step(const struct coll_args *a, struct a2a_node *x, enum coll_id coll,
-                           int bytes)
+                           MPI_Aint bytes)
 {
     struct sub_group node = node_group_mine(x->L);
     struct coll_args s = {.coll = coll, .sendbuf = coll == COLL_gather ? x->mine : x->out,
@@ -118,11 +115,11 @@ int alltoall_node(const struct coll_args *a)
         err = a->in_place ? buf_pack(src, (MPI_Aint)a->size * a->recvcount, a->recvtype, x.mine, a)
                           : buf_pack(src, (MPI_Aint)a->size * a->sendcount, a->sendtype, x.mine, a);
     if (!err)
-        err = node_bytes_step(a, &x, COLL_gather, (int)n);
+        err = node_bytes_step(a, &x, COLL_gather, (MPI_Aint)n);
     if (!err && L->my_index == 0)
         err = exchange_sections(a, &x, n);
     if (!err)
-        err = node_bytes_step(a, &x, COLL_scatter, (int)n);
+        err = node_bytes_step(a, &x, COLL_scatter, (MPI_Aint)n);
     if (!err)
         err = buf_unpack(x.mine, a->recvbuf, (MPI_Aint)a->size * a->recvcount, a->recvtype, a);
     buf_free(a, x.mine);

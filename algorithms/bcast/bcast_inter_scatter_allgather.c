@@ -18,7 +18,6 @@
 #include "engine/p2p.h"
 #include "engine/scratch.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 /* The message as n bytes: in the user's buffer when contiguous, else a
@@ -36,19 +35,15 @@ static int message_bytes(const struct coll_args *a, int root, char **bytes, void
 }
 
 /* counts[i], displs[i] (bytes) of block i of q, in one buffer the
- * schedule keeps. A block over INT_MAX bytes is MPI_ERR_COUNT, on every
- * rank alike (n and q are common). */
-static int block_layout(const struct coll_args *a, size_t n, int q, int **layout)
+ * schedule keeps. */
+static int block_layout(const struct coll_args *a, size_t n, int q, MPI_Aint **layout)
 {
-    *layout = NULL;
-    if (bcast_pattern_block_offset(n, q, 1) > INT_MAX)
-        return MPI_ERR_COUNT;
     if (!(*layout = buf_bytes(a, 2 * (size_t)q * sizeof **layout)))
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < q; i++) {
-        (*layout)[q + i] = (int)bcast_pattern_block_offset(n, q, i);
-        (*layout)[i] =
-            (int)(bcast_pattern_block_offset(n, q, i + 1) - bcast_pattern_block_offset(n, q, i));
+        (*layout)[q + i] = (MPI_Aint)bcast_pattern_block_offset(n, q, i);
+        (*layout)[i] = (MPI_Aint)(bcast_pattern_block_offset(n, q, i + 1) -
+                                  bcast_pattern_block_offset(n, q, i));
     }
     return MPI_SUCCESS;
 }
@@ -63,12 +58,12 @@ static int root_sends(const struct coll_args *a)
         buf_free(a, copy);
         return err;
     }
-    int *layout;
+    MPI_Aint *layout;
     MPI_Request *reqs = scratch_get((size_t)q * sizeof *reqs);
     if (!(err = block_layout(a, total, q, &layout)) && !reqs)
         err = MPI_ERR_NO_MEM;
-    struct inter_blocks b = {.buf = bytes, .type = MPI_BYTE, .counts = layout,
-                             .displs = layout ? layout + q : NULL};
+    struct inter_blocks b = {.buf = bytes, .type = MPI_BYTE, .counts = COLL_ARRAY(layout),
+                             .displs = COLL_ARRAY(layout ? layout + q : NULL)};
     if (!err)
         err = inter_post_blocks(a, &b, 1, reqs, &n);
     if (!err)
@@ -89,12 +84,13 @@ static int remote_completes(const struct coll_args *a)
         buf_free(a, copy);
         return err;
     }
-    int *layout;
+    MPI_Aint *layout;
     err = block_layout(a, total, p, &layout);
     if (!err && layout[a->rank] > 0)
         err = p2p_recv(bytes + layout[p + a->rank], layout[a->rank], MPI_BYTE, a->root, a);
     struct coll_args ag = {.coll = COLL_allgatherv, .sendbuf = MPI_IN_PLACE, .recvbuf = bytes,
-                           .recvcounts = layout, .rdispls = layout ? layout + p : NULL,
+                           .recvcounts = COLL_ARRAY(layout),
+                           .rdispls = COLL_ARRAY(layout ? layout + p : NULL),
                            .recvtype = MPI_BYTE};
     if (!err)
         err = inter_local(a, &ag);

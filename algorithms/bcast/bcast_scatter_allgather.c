@@ -21,7 +21,6 @@
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 
 /* One ring step: send block sblk right, receive block rblk from the left. */
 static int ring_step(const struct bcast_bytes *b, int rel, int s, const struct coll_args *a)
@@ -33,7 +32,7 @@ static int ring_step(const struct bcast_bytes *b, int rel, int s, const struct c
     char *rat = bcast_bytes_blocks(b, p, rblk, rblk + 1, &rlen);
     int right = rel + 1 < p && slen > 0 ? pattern_abs(rel + 1, a->root, p) : MPI_PROC_NULL;
     int left = rel > 0 && rlen > 0 ? pattern_abs(rel - 1, a->root, p) : MPI_PROC_NULL;
-    return p2p_sendrecv_n(sat, (MPI_Aint)slen, MPI_BYTE, right, rat, (MPI_Aint)rlen, MPI_BYTE,
+    return p2p_sendrecv(sat, (MPI_Aint)slen, MPI_BYTE, right, rat, (MPI_Aint)rlen, MPI_BYTE,
                           left, a);
 }
 

@@ -30,7 +30,6 @@
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 
 /* Post the (at most two) messages of cnt blocks from block first. */
 static int post_runs(const struct bcast_bytes *b, int first, int cnt, int peer, int recv,
@@ -43,8 +42,8 @@ static int post_runs(const struct bcast_bytes *b, int first, int cnt, int peer, 
         char *at = bcast_bytes_blocks(b, a->size, run[2 * r], run[2 * r] + run[2 * r + 1], &len);
         if (len == 0)
             continue;
-        err = recv ? p2p_irecv_n(at, (MPI_Aint)len, MPI_BYTE, peer, a, &reqs[*nreq])
-                   : p2p_isend_n(at, (MPI_Aint)len, MPI_BYTE, peer, a, &reqs[*nreq]);
+        err = recv ? p2p_irecv(at, (MPI_Aint)len, MPI_BYTE, peer, a, &reqs[*nreq])
+                   : p2p_isend(at, (MPI_Aint)len, MPI_BYTE, peer, a, &reqs[*nreq]);
         if (!err)
             (*nreq)++;
     }

@@ -8,13 +8,12 @@
 #include "engine/p2p_bytes.h"
 #include "engine/scratch.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 struct allgather_blocks_layout allgather_blocks_layout_of(const struct coll_args *a)
 {
-    struct allgather_blocks_layout l = {a->recvbuf, a->recvtype, a->size, a->recvcount, NULL,
-                                        NULL};
+    struct allgather_blocks_layout l = {.buf = a->recvbuf, .type = a->recvtype, .p = a->size,
+                                        .count = a->recvcount};
     if (a->coll == COLL_allgatherv) {
         l.counts = a->recvcounts;
         l.displs = a->rdispls;
@@ -22,14 +21,14 @@ struct allgather_blocks_layout allgather_blocks_layout_of(const struct coll_args
     return l;
 }
 
-int allgather_blocks_block_count(const struct allgather_blocks_layout *l, int i)
+MPI_Aint allgather_blocks_block_count(const struct allgather_blocks_layout *l, int i)
 {
-    return l->counts ? l->counts[i] : l->count;
+    return l->counts.base ? coll_array_at(l->counts, i) : l->count;
 }
 
 static MPI_Aint block_displ(const struct allgather_blocks_layout *l, int i)
 {
-    return l->counts ? l->displs[i] : (MPI_Aint)i * l->count;
+    return l->counts.base ? coll_array_at(l->displs, i) : (MPI_Aint)i * l->count;
 }
 
 /* 1 when the non-empty blocks of the run follow each other in memory, in
@@ -41,7 +40,8 @@ static int adjacent(const struct allgather_blocks_layout *l, int first, int n, M
     int seen = 0;
     *start = 0;
     for (int k = 0; k < n; k++) {
-        int b = (first + k) % l->p, c = allgather_blocks_block_count(l, b);
+        int b = (first + k) % l->p;
+        MPI_Aint c = allgather_blocks_block_count(l, b);
         if (c == 0)
             continue;
         if (seen && block_displ(l, b) != end)
@@ -55,23 +55,23 @@ static int adjacent(const struct allgather_blocks_layout *l, int first, int n, M
     return 1;
 }
 
-/* The blocks as one hindexed type over the buffer: byte displacements,
- * so neither element offsets nor their bytes need to fit an int. */
+/* The blocks as one type over the buffer: byte displacements, so neither
+ * element offsets, their bytes nor a block's count need to fit an int. */
 static int indexed_msg(const struct allgather_blocks_layout *l, int first, int n,
                        struct allgather_blocks_msg *m)
 {
-    MPI_Aint *disp = scratch_get((size_t)n * (sizeof *disp + sizeof(int))), extent = buf_extent(l->type);
+    MPI_Aint *disp = scratch_get(2 * (size_t)n * sizeof *disp), extent = buf_extent(l->type);
     int err;
     if (!disp)
         return MPI_ERR_NO_MEM;
-    int *len = (int *)(disp + n);
+    MPI_Aint *len = disp + n;
     for (int k = 0; k < n; k++) {
         int b = (first + k) % l->p;
         len[k] = allgather_blocks_block_count(l, b);
         disp[k] = block_displ(l, b) * extent;
     }
-    err = PMPI_Type_create_hindexed(n, len, disp, l->type, &m->type);
-    if (!err && (err = PMPI_Type_commit(&m->type)) == MPI_SUCCESS) {
+    err = big_blocks_type(n, len, disp, l->type, &m->type);
+    if (!err) {
         m->origin = l->buf;
         m->count = 1;
         m->owned = 1;
@@ -87,9 +87,9 @@ int allgather_blocks_msg_of(const struct allgather_blocks_layout *l, int first, 
     m->owned = 0;
     m->type = l->type;
     first %= l->p;
-    if (adjacent(l, first, n, &start, &total) && total <= INT_MAX) {
+    if (adjacent(l, first, n, &start, &total)) {
         m->origin = buf_at(l->buf, start, l->type);
-        m->count = (int)total;
+        m->count = total;
         return MPI_SUCCESS;
     }
     return indexed_msg(l, first, n, m);
@@ -234,7 +234,7 @@ static int bruck_steps(const struct coll_args *a, char *tmp, const size_t *off)
     int p = a->size, r = a->rank, err = MPI_SUCCESS;
     for (int d = 1; d < p && !err; d <<= 1) {
         int n = d < p - d ? d : p - d;
-        err = p2p_sendrecv_n(tmp, (MPI_Aint)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
+        err = p2p_sendrecv(tmp, (MPI_Aint)off[n], MPI_BYTE, (r - d + p) % p, tmp + off[d],
                              (MPI_Aint)(off[d + n] - off[d]), MPI_BYTE, (r + d) % p, a);
     }
     return err;

@@ -15,8 +15,8 @@ struct allgather_blocks_layout {
     void *buf;
     MPI_Datatype type;
     int p;
-    int count;                   /* elements per block when counts is NULL */
-    const int *counts, *displs;  /* allgatherv: per block, in type extents */
+    MPI_Aint count;                   /* elements per block when counts has no base */
+    struct coll_array counts, displs; /* allgatherv: per block, in type extents */
 };
 
 /* Blocks first, first+1, ..., first+n-1 (mod p) as one message: origin,
@@ -24,14 +24,14 @@ struct allgather_blocks_layout {
  * adjacent in memory, to be released with allgather_blocks_msg_free. */
 struct allgather_blocks_msg {
     void *origin;
-    int count;
+    MPI_Aint count;
     MPI_Datatype type;
     int owned;
 };
 
 /* The layout of a call (allgather or allgatherv). */
 struct allgather_blocks_layout allgather_blocks_layout_of(const struct coll_args *a);
-int allgather_blocks_block_count(const struct allgather_blocks_layout *l, int i);
+MPI_Aint allgather_blocks_block_count(const struct allgather_blocks_layout *l, int i);
 int allgather_blocks_msg_of(const struct allgather_blocks_layout *l, int first, int n,
                             struct allgather_blocks_msg *m);
 void allgather_blocks_msg_free(const struct coll_args *a, struct allgather_blocks_msg *m);

@@ -46,7 +46,8 @@ int allgather_blocks_linear(const struct coll_args *a)
         err = allgather_blocks_place_own(a, &l);
     if (err || a->size == 1)
         return err;
-    struct linear_root_blocks blocks = {l.buf, l.type, l.count, l.counts, l.displs, NULL};
+    struct linear_root_blocks blocks = {.buf = l.buf, .type = l.type, .count = l.count,
+                                        .counts = l.counts, .displs = l.displs};
     err = a->rank == 0 ? linear_root_exchange(a, 0, &blocks, 0, 0) : send_own(a, &l);
     if (err || (err = allgather_blocks_msg_of(&l, 0, a->size, &all)))
         return err;

@@ -18,13 +18,13 @@ void alltoall_core_recv_block(const struct coll_args *a, int peer, struct alltoa
         break;
     case COLL_alltoallv:
         b->type = a->recvtype;
-        b->count = a->recvcounts[peer];
-        b->buf = buf_at(a->recvbuf, a->rdispls[peer], a->recvtype);
+        b->count = coll_array_at(a->recvcounts, peer);
+        b->buf = buf_at(a->recvbuf, coll_array_at(a->rdispls, peer), a->recvtype);
         break;
     default: /* alltoallw: byte displacements, a type per peer */
         b->type = a->recvtypes[peer];
-        b->count = a->recvcounts[peer];
-        b->buf = (char *)a->recvbuf + a->rdispls[peer];
+        b->count = coll_array_at(a->recvcounts, peer);
+        b->buf = (char *)a->recvbuf + coll_array_at(a->rdispls, peer);
         break;
     }
 }
@@ -43,13 +43,13 @@ void alltoall_core_send_block(const struct coll_args *a, int peer, struct alltoa
         break;
     case COLL_alltoallv:
         b->type = a->sendtype;
-        b->count = a->sendcounts[peer];
-        b->buf = buf_at(a->sendbuf, a->sdispls[peer], a->sendtype);
+        b->count = coll_array_at(a->sendcounts, peer);
+        b->buf = buf_at(a->sendbuf, coll_array_at(a->sdispls, peer), a->sendtype);
         break;
     default:
         b->type = a->sendtypes[peer];
-        b->count = a->sendcounts[peer];
-        b->buf = (char *)a->sendbuf + a->sdispls[peer];
+        b->count = coll_array_at(a->sendcounts, peer);
+        b->buf = (char *)a->sendbuf + coll_array_at(a->sdispls, peer);
         break;
     }
 }
@@ -175,7 +175,7 @@ static int scratch_for(const struct coll_args *a, struct alltoall_core_scratch *
 {
     MPI_Aint true_lb, true_extent, extent = buf_extent(b->type);
     PMPI_Type_get_true_extent(b->type, &true_lb, &true_extent);
-    MPI_Aint span = true_extent + (MPI_Aint)(b->count - 1) * (extent < 0 ? -extent : extent);
+    MPI_Aint span = true_extent + (b->count - 1) * (extent < 0 ? -extent : extent);
     size_t need = span > 0 ? (size_t)span : 1;
     if (need > s->cap) {
         void *grown = buf_bytes(a, need); /* a schedule keeps every size it used */

@@ -15,7 +15,7 @@
 /* count elements of type at buf: one peer's block of one call. */
 struct alltoall_core_block {
     void *buf;
-    int count;
+    MPI_Aint count;
     MPI_Datatype type;
 };
 

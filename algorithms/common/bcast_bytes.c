@@ -8,7 +8,6 @@
 #include "algorithms/patterns/bcast_pattern.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 #include "algorithms/common/tree_send.h"
 
 #include <stdlib.h>
@@ -71,7 +70,7 @@ int bcast_bytes_scatter(const struct bcast_bytes *b, const struct coll_args *a)
     if (rel != 0) {
         char *at = bcast_bytes_blocks(b, p, rel, bcast_pattern_subtree_end(rel, p), &len);
         int parent = pattern_abs(pattern_binomial_parent(rel), a->root, p);
-        if (len > 0 && (err = p2p_recv_n(at, (MPI_Aint)len, MPI_BYTE, parent, a)))
+        if (len > 0 && (err = p2p_recv(at, (MPI_Aint)len, MPI_BYTE, parent, a)))
             return err;
     }
     return scatter_down(b, rel, a);
@@ -80,7 +79,7 @@ int bcast_bytes_scatter(const struct bcast_bytes *b, const struct coll_args *a)
 static int post_recv(const struct bcast_bytes *b, size_t seg, size_t i, int parent,
                      const struct coll_args *a, MPI_Request *req)
 {
-    return p2p_irecv_n(b->p + i * seg, (MPI_Aint)bcast_pattern_seg_len(b->n, seg, i), MPI_BYTE,
+    return p2p_irecv(b->p + i * seg, (MPI_Aint)bcast_pattern_seg_len(b->n, seg, i), MPI_BYTE,
                        parent, a, req);
 }
 
@@ -100,7 +99,7 @@ int bcast_bytes_forward(const struct bcast_bytes *b, size_t seg, int parent,
         if (!err) /* the previous segment's sends */
             err = p2p_waitall(a, nkids, sreq);
         for (int k = 0; k < nkids && !err; k++)
-            if ((err = p2p_isend_n(b->p + i * seg, (MPI_Aint)bcast_pattern_seg_len(b->n, seg, i),
+            if ((err = p2p_isend(b->p + i * seg, (MPI_Aint)bcast_pattern_seg_len(b->n, seg, i),
                                    MPI_BYTE, kids[k], a, &sreq[k])))
                 sreq[k] = MPI_REQUEST_NULL;
     }

@@ -23,7 +23,7 @@
 /* Receive from the parent, then send to the children, largest subtree
  * first: those on other nodes one at a time, those on this node posted
  * together (tree_send_child says why). */
-static int tree_down(void *buf, int count, MPI_Datatype type, int root,
+static int tree_down(void *buf, MPI_Aint count, MPI_Datatype type, int root,
                      const struct coll_args *a)
 {
     MPI_Request reqs[BCAST_TREE_MAX_CHILDREN];
@@ -38,7 +38,7 @@ static int tree_down(void *buf, int count, MPI_Datatype type, int root,
     return err ? err : werr;
 }
 
-int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
+int bcast_tree_binomial(void *buf, MPI_Aint count, MPI_Datatype type, int root,
                         const struct coll_args *a)
 {
     if (a->size == 1 || !buf_carries_data(count, type))
@@ -46,7 +46,7 @@ int bcast_tree_binomial(void *buf, int count, MPI_Datatype type, int root,
     return tree_down(buf, count, type, root, a);
 }
 
-int bcast_tree_flat(void *buf, int count, MPI_Datatype type, int root,
+int bcast_tree_flat(void *buf, MPI_Aint count, MPI_Datatype type, int root,
                     const struct coll_args *a)
 {
     int p = a->size, n = 0, err = MPI_SUCCESS;

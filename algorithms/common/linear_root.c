@@ -7,14 +7,14 @@
 
 #include <stdlib.h>
 
-static int block_count(const struct linear_root_blocks *b, int i)
+static MPI_Aint block_count(const struct linear_root_blocks *b, int i)
 {
-    return b->counts ? b->counts[i] : b->count;
+    return b->counts.base ? coll_array_at(b->counts, i) : b->count;
 }
 
 static void *block_at(const struct linear_root_blocks *b, int i)
 {
-    MPI_Aint d = b->adispls ? b->adispls[i] : b->counts ? b->displs[i] : (MPI_Aint)i * b->count;
+    MPI_Aint d = b->counts.base ? coll_array_at(b->displs, i) : (MPI_Aint)i * b->count;
     return buf_at(b->buf, d, b->type);
 }
 

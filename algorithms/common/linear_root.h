@@ -17,9 +17,8 @@
 struct linear_root_blocks {
     void *buf;
     MPI_Datatype type;
-    int count;                  /* elements per block when counts is NULL */
-    const int *counts, *displs; /* v-variants: per rank, in type extents */
-    const MPI_Aint *adispls;    /* instead of displs when offsets may pass INT_MAX */
+    MPI_Aint count;                   /* elements per block when counts has no base */
+    struct coll_array counts, displs; /* v-variants: per rank, displs in type extents */
 };
 
 /* The root's side alone: send (sending) or receive block r of b to or

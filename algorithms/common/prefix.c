@@ -66,16 +66,16 @@ int prefix_recursive_doubling(const struct coll_args *a, int exclusive)
 /* ---- the pipelined chain ---- */
 
 /* Elements per segment: a->params.seg bytes (default PREFIX_DEFAULT_SEG). */
-static int chain_seg_count(const struct coll_args *a)
+static MPI_Aint chain_seg_count(const struct coll_args *a)
 {
     size_t seg = a->params.seg ? a->params.seg : PREFIX_DEFAULT_SEG;
     size_t tsize = (size_t)buf_type_size(a->datatype);
     size_t n = tsize ? seg / tsize : (size_t)a->count;
-    return n < 1 ? 1 : n > (size_t)a->count ? a->count : (int)n;
+    return n < 1 ? 1 : n > (size_t)a->count ? a->count : (MPI_Aint)n;
 }
 
 /* One send to rank + 1 in flight: wait for the previous, post the next. */
-static int chain_send(const struct coll_args *a, const void *buf, int n, MPI_Request *req)
+static int chain_send(const struct coll_args *a, const void *buf, MPI_Aint n, MPI_Request *req)
 {
     int err = p2p_wait(a, req);
     return err ? err : p2p_isend(buf, n, a->datatype, a->rank + 1, a, req);
@@ -83,11 +83,11 @@ static int chain_send(const struct coll_args *a, const void *buf, int n, MPI_Req
 
 /* scan: recvbuf = input; each segment: recv prefix, fold it in on the
  * left, pass the new prefix on. */
-static int chain_scan(const struct coll_args *a, int segn, void *tmp, MPI_Request *req)
+static int chain_scan(const struct coll_args *a, MPI_Aint segn, void *tmp, MPI_Request *req)
 {
     int err = MPI_SUCCESS;
-    for (int off = 0; off < a->count && !err; off += segn) {
-        int n = a->count - off < segn ? a->count - off : segn;
+    for (MPI_Aint off = 0; off < a->count && !err; off += segn) {
+        MPI_Aint n = a->count - off < segn ? a->count - off : segn;
         void *r = buf_at(a->recvbuf, off, a->datatype);
         if (a->rank > 0 && !(err = p2p_recv(tmp, n, a->datatype, a->rank - 1, a)))
             err = buf_reduce(a, tmp, r, n, a->datatype, a->op);
@@ -99,11 +99,11 @@ static int chain_scan(const struct coll_args *a, int segn, void *tmp, MPI_Reques
 
 /* exscan: the prefix arrives straight in recvbuf; own (a copy of the input,
  * or the input itself on rank 0) becomes prefix op own and goes on. */
-static int chain_exscan(const struct coll_args *a, int segn, void *own, MPI_Request *req)
+static int chain_exscan(const struct coll_args *a, MPI_Aint segn, void *own, MPI_Request *req)
 {
     int err = MPI_SUCCESS, last = a->rank == a->size - 1;
-    for (int off = 0; off < a->count && !err; off += segn) {
-        int n = a->count - off < segn ? a->count - off : segn;
+    for (MPI_Aint off = 0; off < a->count && !err; off += segn) {
+        MPI_Aint n = a->count - off < segn ? a->count - off : segn;
         void *r = buf_at(a->recvbuf, off, a->datatype), *o = buf_at(own, off, a->datatype);
         if (a->rank > 0)
             err = p2p_recv(r, n, a->datatype, a->rank - 1, a);
@@ -120,7 +120,8 @@ int prefix_linear(const struct coll_args *a, int exclusive)
     const void *input = a->in_place ? a->recvbuf : a->sendbuf;
     MPI_Request req = MPI_REQUEST_NULL;
     void *tmp = NULL, *base = NULL;
-    int err = MPI_SUCCESS, segn, middle = a->rank > 0 && a->rank < a->size - 1;
+    int err = MPI_SUCCESS, middle = a->rank > 0 && a->rank < a->size - 1;
+    MPI_Aint segn;
     if (!exclusive && !a->in_place &&
         (err = buf_copy(a->sendbuf, a->count, a->datatype, a->recvbuf, a->count, a->datatype, a)))
         return err;

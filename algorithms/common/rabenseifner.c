@@ -29,7 +29,7 @@ static int steps_of(const struct coll_args *a)
 }
 
 /* Element range of virtual rank v after k halving steps. */
-static void range(const struct coll_args *a, int v, int k, int *off, int *len)
+static void range(const struct coll_args *a, int v, int k, MPI_Aint *off, MPI_Aint *len)
 {
     int pof2 = pattern_pow2_floor(a->size), lo, n;
     reduce_scatter_pattern_halving_range(v, k, pof2, &lo, &n);
@@ -37,7 +37,8 @@ static void range(const struct coll_args *a, int v, int k, int *off, int *len)
     *len = pattern_block_offset(a->count, pof2, lo + n) - *off;
 }
 
-void rabenseifner_final_range(const struct coll_args *a, int vrank, int *off, int *len)
+void rabenseifner_final_range(const struct coll_args *a, int vrank, MPI_Aint *off,
+                              MPI_Aint *len)
 {
     range(a, vrank, steps_of(a), off, len);
 }
@@ -48,13 +49,11 @@ int rabenseifner_reduce_scatter(const struct coll_args *a, int vrank, void **acc
     int err = MPI_SUCCESS;
     for (int i = 0; i < steps_of(a) && !err; i++) {
         int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size);
-        int koff, klen, goff, glen;
-        MPI_Aint off, len;
-        range(a, vrank, i + 1, &koff, &klen);
+        MPI_Aint off, len, goff, glen;
+        range(a, vrank, i + 1, &off, &len);
         range(a, vpeer, i + 1, &goff, &glen);
-        err = p2p_sendrecv(buf_at(*acc, goff, t), glen, t, peer, buf_at(*scratch, koff, t), klen,
-                           t, peer, a);
-        off = koff, len = klen;
+        err = p2p_sendrecv(buf_at(*acc, goff, t), glen, t, peer, buf_at(*scratch, off, t), len, t,
+                           peer, a);
         if (!err)
             err = reduce_scatter_core_combine(a, vpeer < vrank, 1, &off, &len, acc, scratch);
     }
@@ -67,7 +66,7 @@ int rabenseifner_allgather(const struct coll_args *a, int vrank, void *buf)
     int err = MPI_SUCCESS;
     for (int i = steps_of(a) - 1; i >= 0 && !err; i--) {
         int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size);
-        int moff, mlen, poff, plen;
+        MPI_Aint moff, mlen, poff, plen;
         range(a, vrank, i + 1, &moff, &mlen);
         range(a, vpeer, i + 1, &poff, &plen);
         err = p2p_sendrecv(buf_at(buf, moff, t), mlen, t, peer, buf_at(buf, poff, t), plen, t,
@@ -83,7 +82,8 @@ int rabenseifner_gather(const struct coll_args *a, int vrank, int vroot, void *b
     MPI_Datatype t = a->datatype;
     int err = MPI_SUCCESS;
     for (int i = steps_of(a) - 1; i >= 0 && !err; i--) {
-        int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size), off, len;
+        int vpeer = vrank ^ (1 << i), peer = pattern_fold_real(vpeer, a->size);
+        MPI_Aint off, len;
         if ((vrank ^ vroot) & (1 << i)) {
             range(a, vrank, i + 1, &off, &len);
             return p2p_send(buf_at(buf, off, t), len, t, peer, a);

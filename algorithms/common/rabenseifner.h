@@ -19,7 +19,8 @@
  * *scratch (both full-length) may be swapped. */
 int rabenseifner_reduce_scatter(const struct coll_args *a, int vrank, void **acc, void **scratch);
 /* Element range [*off, *off + *len) vrank holds after the reduce-scatter. */
-void rabenseifner_final_range(const struct coll_args *a, int vrank, int *off, int *len);
+void rabenseifner_final_range(const struct coll_args *a, int vrank, MPI_Aint *off,
+                              MPI_Aint *len);
 /* Doubling back at distances pof2/2, ..., 1: buf (holding vrank's final
  * range) ends holding the whole vector on every virtual rank. */
 int rabenseifner_allgather(const struct coll_args *a, int vrank, void *buf);

@@ -14,38 +14,39 @@
 #include "algorithms/coll.h"
 #include "algorithms/patterns/reduce_tree_pattern.h"
 
-typedef int (*reduce_scatter_core_fn)(const struct coll_args *a, const int *counts);
+typedef int (*reduce_scatter_core_fn)(const struct coll_args *a, struct coll_array counts);
 
 /* The cores, each in reduce_scatter_core_<name>.c. */
-int reduce_scatter_core_halving(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_distance_doubling(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_pairwise(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_ring(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_doubling(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_scatterv(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_linear(const struct coll_args *a, const int *counts);
-int reduce_scatter_core_node(const struct coll_args *a, const int *counts);
+int reduce_scatter_core_halving(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_distance_doubling(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_pairwise(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_ring(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_doubling(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_scatterv(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_linear(const struct coll_args *a, struct coll_array counts);
+int reduce_scatter_core_node(const struct coll_args *a, struct coll_array counts);
 
 
 /* reduce_scatter_block: every rank's block has a->recvcount elements. */
 int reduce_scatter_core_block_run(const struct coll_args *a, reduce_scatter_core_fn core);
 
 /* Blocks of a vector: block b is elements [displs[b], displs[b + 1]).
- * Each block's count is an int, but the whole vector (and so an offset
- * into it) may pass INT_MAX elements: displacements are MPI_Aint. */
+ * A block (a large-count call's) and the whole vector may pass INT_MAX
+ * elements: counts and displacements are MPI_Aint, whatever the width of
+ * the caller's counts. */
 struct reduce_scatter_core_blocks {
     int p;
-    const int *counts;
+    MPI_Aint *counts; /* p counts */
     MPI_Aint *displs; /* p + 1 prefix sums; displs[p] is the total */
     void *owned;      /* what reduce_scatter_core_blocks_free releases */
 };
 
-int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b, const int *counts,
-                                    int p);
+int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b,
+                                    struct coll_array counts, int p);
 /* count elements split into p near-equal blocks (pattern_block_count). */
-int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, int count, int p);
+int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, MPI_Aint count, int p);
 void reduce_scatter_core_blocks_free(struct reduce_scatter_core_blocks *b);
-int reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b);
+MPI_Aint reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b);
 /* Element offset of virtual block v (reduce_scatter_pattern_vblock_first),
  * v <= pof2. */
 MPI_Aint reduce_scatter_core_blocks_voffset(const struct reduce_scatter_core_blocks *b, int v);
@@ -68,7 +69,7 @@ int reduce_scatter_core_exchange_halves(const struct coll_args *a,
 typedef int (*reduce_scatter_core_scatter_fn)(const struct coll_args *a,
                                               const struct reduce_scatter_core_blocks *b,
                                               void *full);
-int reduce_scatter_core_via_root(const struct coll_args *a, const int *counts,
+int reduce_scatter_core_via_root(const struct coll_args *a, struct coll_array counts,
                                  enum reduce_tree_shape shape,
                                  reduce_scatter_core_scatter_fn scatter);
 
@@ -105,7 +106,7 @@ int reduce_scatter_core_combine(const struct coll_args *a, int peer_is_lower, in
 typedef int (*reduce_scatter_core_virtual_fn)(const struct coll_args *a,
                                               const struct reduce_scatter_core_blocks *b,
                                               int vrank, void **acc, void **scratch);
-int reduce_scatter_core_folded_run(const struct coll_args *a, const int *counts,
+int reduce_scatter_core_folded_run(const struct coll_args *a, struct coll_array counts,
                                    reduce_scatter_core_virtual_fn body);
 
 #endif

@@ -5,39 +5,44 @@
 #include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 #include "algorithms/patterns/reduce_scatter_pattern.h"
 #include "engine/scratch.h"
 
 #include <stdlib.h>
 
-int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b, const int *counts, int p)
+/* One allocation: p + 1 displacements, then p counts. */
+static int blocks_alloc(struct reduce_scatter_core_blocks *b, int p)
 {
-    b->p = p;
-    b->counts = counts;
-    b->owned = b->displs = scratch_get((size_t)(p + 1) * sizeof *b->displs);
-    if (!b->displs)
-        return MPI_ERR_NO_MEM;
+    MPI_Aint *displs = scratch_get((2 * (size_t)p + 1) * sizeof *displs);
+    *b = (struct reduce_scatter_core_blocks){
+        .p = p, .counts = displs ? displs + p + 1 : NULL, .displs = displs, .owned = displs};
+    return displs ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+int reduce_scatter_core_blocks_init(struct reduce_scatter_core_blocks *b,
+                                    struct coll_array counts, int p)
+{
+    int err = blocks_alloc(b, p);
+    if (err)
+        return err;
     b->displs[0] = 0;
-    for (int i = 0; i < p; i++)
-        b->displs[i + 1] = b->displs[i] + counts[i];
+    for (int i = 0; i < p; i++) {
+        b->counts[i] = coll_array_at(counts, i);
+        b->displs[i + 1] = b->displs[i] + b->counts[i];
+    }
     return MPI_SUCCESS;
 }
 
-/* One allocation: p + 1 displacements, then p counts. */
-int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, int count, int p)
+int reduce_scatter_core_blocks_even(struct reduce_scatter_core_blocks *b, MPI_Aint count, int p)
 {
-    MPI_Aint *displs = scratch_get((size_t)(p + 1) * sizeof *displs + (size_t)p * sizeof(int));
-    if (!displs)
-        return MPI_ERR_NO_MEM;
-    int *counts = (int *)(displs + p + 1);
+    int err = blocks_alloc(b, p);
+    if (err)
+        return err;
     for (int i = 0; i < p; i++) {
-        counts[i] = pattern_block_count(count, p, i);
-        displs[i] = pattern_block_offset(count, p, i);
+        b->counts[i] = pattern_block_count(count, p, i);
+        b->displs[i] = pattern_block_offset(count, p, i);
     }
-    displs[p] = count;
-    *b = (struct reduce_scatter_core_blocks){
-        .p = p, .counts = counts, .displs = displs, .owned = displs};
+    b->displs[p] = count;
     return MPI_SUCCESS;
 }
 
@@ -47,9 +52,9 @@ void reduce_scatter_core_blocks_free(struct reduce_scatter_core_blocks *b)
     b->owned = b->displs = NULL;
 }
 
-int reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b)
+MPI_Aint reduce_scatter_core_blocks_max(const struct reduce_scatter_core_blocks *b)
 {
-    int max = 0;
+    MPI_Aint max = 0;
     for (int i = 0; i < b->p; i++)
         if (b->counts[i] > max)
             max = b->counts[i];
@@ -75,26 +80,26 @@ int reduce_scatter_core_exchange_halves(const struct coll_args *a,
              k1 = reduce_scatter_core_blocks_voffset(b, keep + len);
     MPI_Aint g0 = reduce_scatter_core_blocks_voffset(b, give),
              g1 = reduce_scatter_core_blocks_voffset(b, give + len);
-    int err = p2p_sendrecv_n(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
+    int err = p2p_sendrecv(buf_at(acc, g0, t), g1 - g0, t, peer, buf_at(scratch, k0, t),
                              k1 - k0, t, peer, a);
     return err ? err
-               : buf_reduce_n(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
+               : buf_reduce(a, buf_at(scratch, k0, t), buf_at(acc, k0, t), k1 - k0, t, a->op);
 }
 
 int reduce_scatter_core_fold_in(const struct coll_args *a, const void *src, void *acc,
                                 void *scratch, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
-        return p2p_send_n(src, count, a->datatype, a->rank + 1, a);
-    int err = p2p_recv_n(scratch, count, a->datatype, a->rank - 1, a);
-    return err ? err : buf_reduce_n(a, scratch, acc, count, a->datatype, a->op);
+        return p2p_send(src, count, a->datatype, a->rank + 1, a);
+    int err = p2p_recv(scratch, count, a->datatype, a->rank - 1, a);
+    return err ? err : buf_reduce(a, scratch, acc, count, a->datatype, a->op);
 }
 
 int reduce_scatter_core_fold_back(const struct coll_args *a, void *buf, MPI_Aint count)
 {
     if (a->rank % 2 == 0)
-        return p2p_recv_n(buf, count, a->datatype, a->rank + 1, a);
-    return p2p_send_n(buf, count, a->datatype, a->rank - 1, a);
+        return p2p_recv(buf, count, a->datatype, a->rank + 1, a);
+    return p2p_send(buf, count, a->datatype, a->rank - 1, a);
 }
 
 int reduce_scatter_core_fold_out(const struct coll_args *a,
@@ -120,8 +125,8 @@ int reduce_scatter_core_combine(const struct coll_args *a, int peer_is_lower, in
     int err = MPI_SUCCESS;
     for (int i = 0; i < n && !err; i++) {
         void *mine = buf_at(*acc, off[i], t), *theirs = buf_at(*scratch, off[i], t);
-        err = peer_is_lower ? buf_reduce_n(a, theirs, mine, len[i], t, a->op)
-                            : buf_reduce_n(a, mine, theirs, len[i], t, a->op);
+        err = peer_is_lower ? buf_reduce(a, theirs, mine, len[i], t, a->op)
+                            : buf_reduce(a, mine, theirs, len[i], t, a->op);
     }
     if (!peer_is_lower) {
         void *x = *acc;
@@ -161,7 +166,7 @@ static int folded(const struct coll_args *a, const struct reduce_scatter_core_bl
     return err;
 }
 
-int reduce_scatter_core_folded_run(const struct coll_args *a, const int *counts,
+int reduce_scatter_core_folded_run(const struct coll_args *a, struct coll_array counts,
                                    reduce_scatter_core_virtual_fn body)
 {
     struct reduce_scatter_core_blocks b;
@@ -176,12 +181,13 @@ int reduce_scatter_core_folded_run(const struct coll_args *a, const int *counts,
 
 int reduce_scatter_core_block_run(const struct coll_args *a, reduce_scatter_core_fn core)
 {
-    int *counts = scratch_get((size_t)a->size * sizeof(int)), err;
+    MPI_Aint *counts = scratch_get((size_t)a->size * sizeof *counts);
+    int err;
     if (!counts)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < a->size; i++)
         counts[i] = a->recvcount;
-    err = core(a, counts);
+    err = core(a, COLL_ARRAY(counts));
     scratch_put(counts);
     return err;
 }

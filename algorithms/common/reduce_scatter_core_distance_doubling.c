@@ -28,7 +28,7 @@
  * SMPI's fat tree at p = 64, hosts of 16: results/scale.md). */
 #include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
-#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
 #include "algorithms/patterns/reduce_scatter_pattern.h"
 
 /* Halve with partners 1, 2, 4, ... apart: after the loop rank v holds
@@ -54,11 +54,11 @@ static int halve_nearest_first(const struct coll_args *a,
     MPI_Aint v0 = reduce_scatter_core_blocks_voffset(b, vrank),
              v1 = reduce_scatter_core_blocks_voffset(b, vrank + 1);
     int peer = pattern_fold_real(lo, a->size);
-    return p2p_sendrecv_n(buf_at(*accp, h0, t), h1 - h0, t, peer, buf_at(*accp, v0, t), v1 - v0, t,
+    return p2p_sendrecv(buf_at(*accp, h0, t), h1 - h0, t, peer, buf_at(*accp, v0, t), v1 - v0, t,
                           peer, a);
 }
 
-int reduce_scatter_core_distance_doubling(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_distance_doubling(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_folded_run(a, counts, halve_nearest_first);
 }

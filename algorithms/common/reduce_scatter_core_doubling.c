@@ -35,21 +35,10 @@
 static int ranges_type(const struct coll_args *a, int n, const MPI_Aint *off,
                        const MPI_Aint *len, MPI_Datatype *type)
 {
-    MPI_Datatype parts[3];
     MPI_Aint disp[3], extent = buf_extent(a->datatype);
-    int blen[3], made = 0, err = MPI_SUCCESS;
-    for (int i = 0; i < n && !err; i++) {
+    for (int i = 0; i < n; i++)
         disp[i] = off[i] * extent;
-        if (!(err = big_type(len[i], a->datatype, &blen[i], &parts[i])))
-            made++;
-    }
-    if (!err)
-        err = PMPI_Type_create_struct(n, blen, disp, parts, type);
-    if (!err && (err = PMPI_Type_commit(type)))
-        PMPI_Type_free(type);
-    while (made-- > 0)
-        big_type_free(a, a->datatype, &parts[made]);
-    return err;
+    return big_blocks_type(n, len, disp, a->datatype, type);
 }
 
 /* The element ranges of virtual blocks virtual rank t still needs after
@@ -93,7 +82,7 @@ static int doubling(const struct coll_args *a, const struct reduce_scatter_core_
     return err;
 }
 
-int reduce_scatter_core_doubling(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_doubling(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_folded_run(a, counts, doubling);
 }

@@ -38,7 +38,7 @@ static int halve(const struct coll_args *a, const struct reduce_scatter_core_blo
     return err;
 }
 
-int reduce_scatter_core_halving(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_halving(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_folded_run(a, counts, halve);
 }

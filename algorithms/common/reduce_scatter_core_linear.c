@@ -25,7 +25,8 @@ static int scatter_flat(const struct coll_args *a, const struct reduce_scatter_c
                         void *full)
 {
     MPI_Datatype t = a->datatype;
-    struct linear_root_blocks blocks = {full, t, 0, b->counts, NULL, b->displs};
+    struct linear_root_blocks blocks = {.buf = full, .type = t, .counts = COLL_ARRAY(b->counts),
+                                        .displs = COLL_ARRAY(b->displs)};
     if (a->rank != 0)
         return buf_carries_data(b->counts[a->rank], t)
                    ? p2p_recv(a->recvbuf, b->counts[a->rank], t, 0, a) : MPI_SUCCESS;
@@ -33,7 +34,7 @@ static int scatter_flat(const struct coll_args *a, const struct reduce_scatter_c
     return err ? err : linear_root_exchange(a, 0, &blocks, 1, 0);
 }
 
-int reduce_scatter_core_linear(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_linear(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_via_root(a, counts, REDUCE_TREE_FLAT, scatter_flat);
 }

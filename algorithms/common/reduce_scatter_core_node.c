@@ -8,44 +8,39 @@
  *
  * each level run by the algorithm the tables choose for its group
  * (steps.h). Rank order: node order, then node number, is rank order, so
- * any op. The vector and each node's run must be at most INT_MAX
- * elements (an MPI_ERR_COUNT otherwise). */
+ * any op. */
 #include "engine/buf.h"
 #include "algorithms/compose/node.h"
 #include "algorithms/common/reduce_scatter_core.h"
 #include "algorithms/compose/steps.h"
 
-#include <limits.h>
-
 /* Elements of each node's run, then their displacements, in one buffer
- * (the run of member j of this node at displs[nodes + j]); -1 in *total
- * when a run or the vector passes INT_MAX elements. */
-static int *node_runs(const struct coll_args *a, const struct node_layout *L, const int *counts,
-                      long long *total)
+ * (the run of member j of this node at displs[nodes + j]); the whole
+ * vector's in *total. */
+static MPI_Aint *node_runs(const struct coll_args *a, const struct node_layout *L,
+                           struct coll_array counts, MPI_Aint *total)
 {
     int nodes = L->shape.nodes, mine = L->node_size[L->my_node];
-    int *runs = buf_bytes(a, ((size_t)nodes + mine) * sizeof *runs), *displs = runs + nodes;
+    MPI_Aint *runs = buf_bytes(a, ((size_t)nodes + mine) * sizeof *runs), *displs = runs + nodes;
     *total = 0;
     for (int n = 0; runs && n < nodes; n++) {
-        long long run = 0;
+        runs[n] = 0;
         for (int i = L->node_start[n]; i < L->node_start[n + 1]; i++)
-            run += counts[L->members[i]];
-        runs[n] = run > INT_MAX ? 0 : (int)run;
-        *total = run > INT_MAX || *total < 0 ? -1 : *total + run;
+            runs[n] += coll_array_at(counts, L->members[i]);
+        *total += runs[n];
     }
-    for (int j = 0, at = 0; runs && j < mine; j++) {
+    MPI_Aint at = 0;
+    for (int j = 0; runs && j < mine; j++) {
         displs[j] = at;
-        at += counts[L->members[L->node_start[L->my_node] + j]];
+        at += coll_array_at(counts, L->members[L->node_start[L->my_node] + j]);
     }
-    if (*total > INT_MAX)
-        *total = -1;
     return runs;
 }
 
 /* The leader reduces the node's vectors into full, then keeps its node's
  * run of the reduction across the leaders in run. */
 static int reduce_to_run(const struct coll_args *a, const struct node_layout *L,
-                         const int *runs, int total, void *run)
+                         const MPI_Aint *runs, MPI_Aint total, void *run)
 {
     struct sub_group node = node_group_mine(L), leaders = node_group_leaders(L);
     void *base = NULL, *full = NULL;
@@ -54,29 +49,29 @@ static int reduce_to_run(const struct coll_args *a, const struct node_layout *L,
         return err;
     err = step_reduce(a, &node, reduce_scatter_core_source(a), full, total, 0);
     if (!err && L->my_index == 0)
-        err = step_reduce_scatter(a, &leaders, full, run, runs);
+        err = step_reduce_scatter(a, &leaders, full, run, COLL_ARRAY(runs));
     buf_free(a, base);
     return err;
 }
 
-int reduce_scatter_core_node(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_node(const struct coll_args *a, struct coll_array counts)
 {
     NODE_LAYOUT_OR_FAIL(L, a);
     struct sub_group node = node_group_mine(L);
-    long long total;
-    int *runs = node_runs(a, L, counts, &total), err;
+    MPI_Aint total;
+    MPI_Aint *runs = node_runs(a, L, counts, &total);
     void *base = NULL, *run = NULL;
+    int err = MPI_SUCCESS;
     if (!runs)
         return MPI_ERR_NO_MEM;
-    err = total < 0 ? MPI_ERR_COUNT : MPI_SUCCESS;
-    if (!err && L->my_index == 0)
+    if (L->my_index == 0)
         err = buf_alloc_checked(a, runs[L->my_node], a->datatype, &run, &base);
     if (!err)
-        err = reduce_to_run(a, L, runs, (int)total, run);
+        err = reduce_to_run(a, L, runs, total, run);
     struct coll_args sv = {.coll = COLL_scatterv, .sendbuf = run,
-                           .sendcounts = counts + L->node_start[L->my_node],
-                           .sdispls = runs + L->shape.nodes, .sendtype = a->datatype,
-                           .recvbuf = a->recvbuf, .recvcount = counts[a->rank],
+                           .sendcounts = coll_array_from(counts, L->node_start[L->my_node]),
+                           .sdispls = COLL_ARRAY(runs + L->shape.nodes), .sendtype = a->datatype,
+                           .recvbuf = a->recvbuf, .recvcount = coll_array_at(counts, a->rank),
                            .recvtype = a->datatype, .root = 0};
     if (!err)
         err = sub_collective(a, &node, &sv);

@@ -30,7 +30,8 @@ static int step(const struct coll_args *a, const struct reduce_scatter_core_bloc
                 const struct pairwise *w, int i)
 {
     MPI_Datatype t = a->datatype;
-    int r = a->rank, p = a->size, my = b->counts[r];
+    int r = a->rank, p = a->size;
+    MPI_Aint my = b->counts[r];
     int to = (r + i) % p, from = (r - i + p) % p, first_high = from == p - 1 && from > r;
     void *into = first_high ? w->high : w->tmp;
     int err = p2p_sendrecv(buf_at(reduce_scatter_core_source(a), b->displs[to], t), b->counts[to],
@@ -44,7 +45,8 @@ static int run(const struct coll_args *a, const struct reduce_scatter_core_block
                const struct pairwise *w)
 {
     MPI_Datatype t = a->datatype;
-    int r = a->rank, my = b->counts[r];
+    int r = a->rank;
+    MPI_Aint my = b->counts[r];
     int err =
         buf_copy(buf_at(reduce_scatter_core_source(a), b->displs[r], t), my, t, w->low, my, t, a);
     for (int i = 1; i < a->size && !err; i++)
@@ -57,12 +59,13 @@ static int run(const struct coll_args *a, const struct reduce_scatter_core_block
     return err ? err : buf_copy(w->high, my, t, a->recvbuf, my, t, a);
 }
 
-int reduce_scatter_core_pairwise(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_pairwise(const struct coll_args *a, struct coll_array counts)
 {
     struct reduce_scatter_core_blocks b;
     struct pairwise w;
     void *base[3] = {NULL, NULL, NULL};
-    int err = reduce_scatter_core_blocks_init(&b, counts, a->size), my = counts[a->rank];
+    int err = reduce_scatter_core_blocks_init(&b, counts, a->size);
+    MPI_Aint my = coll_array_at(counts, a->rank);
     if (!err)
         err = buf_alloc_checked(a, my, a->datatype, &w.low, &base[0]);
     if (!err)

@@ -26,37 +26,37 @@
 #include "engine/p2p.h"
 #include "engine/scratch.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 struct ring {
     const struct coll_args *a;
     const struct reduce_scatter_core_blocks *b;
-    int seg;                    /* elements per segment */
+    MPI_Aint seg;               /* elements per segment */
     MPI_Request *rreq, *sreq[2];
     int nsend[2];               /* sends in flight per slot */
 };
 
-static int nsegs(const struct ring *g, int count)
+/* At most RING_SEGS_LIMIT + 1 (seg_elems). */
+static int nsegs(const struct ring *g, MPI_Aint count)
 {
-    return count / g->seg + (count % g->seg != 0);
+    return (int)(count / g->seg + (count % g->seg != 0));
 }
 
-static int seg_len(const struct ring *g, int count, int k)
+static MPI_Aint seg_len(const struct ring *g, MPI_Aint count, int k)
 {
-    int rest = count - k * g->seg;
+    MPI_Aint rest = count - k * g->seg;
     return rest < g->seg ? rest : g->seg;
 }
 
 static void *seg_at(const struct ring *g, const void *blk, int k)
 {
-    return buf_at(blk, (MPI_Aint)k * g->seg, g->a->datatype);
+    return buf_at(blk, k * g->seg, g->a->datatype);
 }
 
 /* Elements per segment: seg bytes, enlarged so that no block has more
  * than `outstanding` segments. Rank-invariant: counts, type size and
  * parameters are the same everywhere. */
-static int seg_elems(const struct coll_args *a, const struct reduce_scatter_core_blocks *b)
+static MPI_Aint seg_elems(const struct coll_args *a, const struct reduce_scatter_core_blocks *b)
 {
     size_t bytes = a->params.seg ? a->params.seg : RING_DEFAULT_SEG;
     size_t size = buf_type_size(a->datatype), elems = size ? bytes / size : 1;
@@ -67,7 +67,7 @@ static int seg_elems(const struct coll_args *a, const struct reduce_scatter_core
            least = longest / most + (longest % most != 0);
     if (elems < least)
         elems = least;
-    return elems < 1 ? 1 : elems > INT_MAX ? INT_MAX : (int)elems;
+    return elems < 1 ? 1 : (MPI_Aint)elems;
 }
 
 static int ring_init(struct ring *g, const struct coll_args *a,
@@ -86,7 +86,8 @@ static int left_of(const struct coll_args *a) { return (a->rank - 1 + a->size) %
 
 static int send_block(struct ring *g, int slot, const void *blk, int id)
 {
-    int count = g->b->counts[id], err = MPI_SUCCESS;
+    MPI_Aint count = g->b->counts[id];
+    int err = MPI_SUCCESS;
     for (int k = 0; k < nsegs(g, count) && !err; k++)
         err = p2p_isend(seg_at(g, blk, k), seg_len(g, count, k), g->a->datatype,
                         right_of(g->a), g->a, &g->sreq[slot][g->nsend[slot]++]);
@@ -107,13 +108,14 @@ static int step(struct ring *g, int id, void *rbuf, int reduce, const void *src,
                 int slot)
 {
     MPI_Datatype t = g->a->datatype;
-    int count = g->b->counts[id], n = nsegs(g, count), err = MPI_SUCCESS, k;
+    MPI_Aint count = g->b->counts[id];
+    int n = nsegs(g, count), err = MPI_SUCCESS, k;
     for (k = 0; k < n && !err; k++)
         err = p2p_irecv(seg_at(g, rbuf, k), seg_len(g, count, k), t, left_of(g->a), g->a,
                         &g->rreq[k]);
     for (k = 0; k < n && !err; k++) {
         void *s = seg_at(g, rbuf, k);
-        int len = seg_len(g, count, k);
+        MPI_Aint len = seg_len(g, count, k);
         err = p2p_wait(g->a, &g->rreq[k]);
         if (!err && reduce)
             err = buf_reduce(g->a, seg_at(g, src, k), s, len, t, g->a->op);
@@ -147,7 +149,8 @@ int ring_reduce_scatter(const struct coll_args *a, const struct reduce_scatter_c
                         const void *src, void *out)
 {
     MPI_Datatype t = a->datatype;
-    int my = b->counts[a->rank], max = reduce_scatter_core_blocks_max(b), err;
+    MPI_Aint my = b->counts[a->rank], max = reduce_scatter_core_blocks_max(b);
+    int err;
     void *tmp[2], *base[2] = {NULL, NULL};
     struct ring g;
     if (a->size == 1)
@@ -181,7 +184,7 @@ int ring_allgather(const struct coll_args *a, const struct reduce_scatter_core_b
     return err;
 }
 
-int reduce_scatter_core_ring(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_ring(const struct coll_args *a, struct coll_array counts)
 {
     struct reduce_scatter_core_blocks b;
     int err = reduce_scatter_core_blocks_init(&b, counts, a->size);

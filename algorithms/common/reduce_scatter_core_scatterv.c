@@ -20,7 +20,7 @@
  * Wins for short vectors, and is the fallback for any op and p. */
 #include "algorithms/common/reduce_scatter_core.h"
 #include "engine/buf.h"
-#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/common/reduce_tree.h"
 
@@ -38,7 +38,7 @@ static int to_children(const struct coll_args *a, const struct reduce_scatter_co
     int r = a->rank, err = MPI_SUCCESS;
     for (int m = pattern_binomial_mask(r, a->size) / 2; m >= 1 && !err; m /= 2)
         if (r + m < a->size && span(b, r + m, r + 2 * m) > 0)
-            err = p2p_send_n(buf_at(stage, b->displs[r + m] - b->displs[r], a->datatype),
+            err = p2p_send(buf_at(stage, b->displs[r + m] - b->displs[r], a->datatype),
                              span(b, r + m, r + 2 * m), a->datatype, r + m, a);
     return err;
 }
@@ -48,8 +48,8 @@ static int scatter(const struct coll_args *a, const struct reduce_scatter_core_b
                    void *full)
 {
     MPI_Datatype t = a->datatype;
-    int r = a->rank, my = b->counts[r];
-    MPI_Aint n = span(b, r, r + pattern_binomial_mask(r, a->size));
+    int r = a->rank;
+    MPI_Aint my = b->counts[r], n = span(b, r, r + pattern_binomial_mask(r, a->size));
     void *stage = full, *base = NULL;
     /* only its own block comes: straight into recvbuf (which may be
      * MPI_BOTTOM: a flag, never a pointer test) */
@@ -59,7 +59,7 @@ static int scatter(const struct coll_args *a, const struct reduce_scatter_core_b
     else if (r > 0 && n > 0)
         err = buf_alloc_checked(a, n, t, &stage, &base);
     if (!err && r > 0 && n > 0)
-        err = p2p_recv_n(stage, n, t, pattern_binomial_parent(r), a);
+        err = p2p_recv(stage, n, t, pattern_binomial_parent(r), a);
     if (!err)
         err = to_children(a, b, stage);
     if (!err && !direct)
@@ -68,7 +68,7 @@ static int scatter(const struct coll_args *a, const struct reduce_scatter_core_b
     return err;
 }
 
-int reduce_scatter_core_via_root(const struct coll_args *a, const int *counts,
+int reduce_scatter_core_via_root(const struct coll_args *a, struct coll_array counts,
                                  enum reduce_tree_shape shape,
                                  reduce_scatter_core_scatter_fn scatter)
 {
@@ -88,7 +88,7 @@ int reduce_scatter_core_via_root(const struct coll_args *a, const int *counts,
     return err;
 }
 
-int reduce_scatter_core_scatterv(const struct coll_args *a, const int *counts)
+int reduce_scatter_core_scatterv(const struct coll_args *a, struct coll_array counts)
 {
     return reduce_scatter_core_via_root(a, counts, REDUCE_TREE_BINOMIAL, scatter);
 }

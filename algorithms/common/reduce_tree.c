@@ -281,7 +281,7 @@ int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf
     return run_finish(&r, err);
 }
 
-int reduce_tree_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+int reduce_tree_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype type,
                          MPI_Op op, int root, const struct coll_args *a)
 {
     return reduce_tree(REDUCE_TREE_BINOMIAL, sendbuf, recvbuf, count, type, op, root,

@@ -25,7 +25,7 @@ int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf
 
 /* The binomial tree, segmented by a->params.seg (0: unsegmented).
  * Cost = ceil(lg p) (alpha + n beta + n gamma) */
-int reduce_tree_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+int reduce_tree_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype type,
                          MPI_Op op, int root, const struct coll_args *a);
 
 #endif

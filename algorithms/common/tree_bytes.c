@@ -2,17 +2,17 @@
  * scatter trees. */
 #include "algorithms/common/tree_bytes.h"
 #include "engine/buf.h"
-#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
 #include "algorithms/common/tree_send.h"
 
-size_t tree_bytes_bytes(int count, MPI_Datatype type)
+size_t tree_bytes_bytes(MPI_Aint count, MPI_Datatype type)
 {
     return count > 0 ? (size_t)count * buf_type_size(type) : 0;
 }
 
 /* Relative [lo, hi) splits at the relative index of rank 0 into at most
  * two runs of consecutive absolute ranks. */
-static int rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
+static int rotated(const void *buf, MPI_Aint count, MPI_Datatype type, int lo, int hi,
                    const struct coll_args *a, char *bytes, size_t blk, int pack)
 {
     int cut = a->size - a->root, err = MPI_SUCCESS;
@@ -29,14 +29,15 @@ static int rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi
     return err;
 }
 
-int tree_bytes_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
+int tree_bytes_pack_rotated(const void *buf, MPI_Aint count, MPI_Datatype type, int lo, int hi,
                             const struct coll_args *a, char *bytes, size_t blk)
 {
     return rotated(buf, count, type, lo, hi, a, bytes, blk, 1);
 }
 
 int tree_bytes_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
-                              const struct coll_args *a, void *buf, int count, MPI_Datatype type)
+                              const struct coll_args *a, void *buf, MPI_Aint count,
+                              MPI_Datatype type)
 {
     return rotated(buf, count, type, lo, hi, a, (char *)bytes, blk, 0);
 }
@@ -54,7 +55,7 @@ int tree_bytes_post_children(const struct coll_args *a, int rel, char *stage, si
         char *at = stage + (size_t)m * blk;
         if (sending)
             err = tree_send_child(at, len, MPI_BYTE, peer, a, reqs, n);
-        else if (!(err = p2p_irecv_n(at, len, MPI_BYTE, peer, a, &reqs[*n])))
+        else if (!(err = p2p_irecv(at, len, MPI_BYTE, peer, a, &reqs[*n])))
             (*n)++;
     }
     return err;

@@ -20,14 +20,15 @@ static inline int tree_bytes_subtree(int rel, int p)
 }
 
 /* Bytes of the data of count elements of type. */
-size_t tree_bytes_bytes(int count, MPI_Datatype type);
+size_t tree_bytes_bytes(MPI_Aint count, MPI_Datatype type);
 /* Relative blocks [lo, hi) between the root's user buffer (p blocks of
  * count elements of type, in rank order) and the relative byte array
  * (blocks of blk bytes): at most two runs of buf_pack/buf_unpack. */
-int tree_bytes_pack_rotated(const void *buf, int count, MPI_Datatype type, int lo, int hi,
+int tree_bytes_pack_rotated(const void *buf, MPI_Aint count, MPI_Datatype type, int lo, int hi,
                             const struct coll_args *a, char *bytes, size_t blk);
 int tree_bytes_unpack_rotated(const char *bytes, size_t blk, int lo, int hi,
-                              const struct coll_args *a, void *buf, int count, MPI_Datatype type);
+                              const struct coll_args *a, void *buf, MPI_Aint count,
+                              MPI_Datatype type);
 
 /* Post a receive (gather) or send (scatter) of each child's subtree of
  * the binomial tree rooted at a->root, at stage + (child - rel) * blk,

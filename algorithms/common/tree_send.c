@@ -2,7 +2,7 @@
 #include "algorithms/common/tree_send.h"
 
 #include "algorithms/compose/node.h"
-#include "engine/p2p_bytes.h"
+#include "engine/p2p.h"
 
 /* From the communicator's layout; without one, a group of one rank per
  * node (the leaders, the slices) has every peer elsewhere, and any other
@@ -18,8 +18,8 @@ int tree_send_child(const void *buf, MPI_Aint count, MPI_Datatype type, int peer
                     const struct coll_args *a, MPI_Request *reqs, int *n)
 {
     if (!tree_same_node(peer, a))
-        return p2p_send_n(buf, count, type, peer, a);
-    int err = p2p_isend_n(buf, count, type, peer, a, &reqs[*n]);
+        return p2p_send(buf, count, type, peer, a);
+    int err = p2p_isend(buf, count, type, peer, a, &reqs[*n]);
     if (!err)
         (*n)++;
     return err;

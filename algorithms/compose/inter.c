@@ -27,9 +27,9 @@ enum inter_role inter_role(const struct coll_args *a)
     return a->root == MPI_PROC_NULL ? INTER_IDLE : INTER_REMOTE;
 }
 
-static int block_count(const struct inter_blocks *b, int i)
+static MPI_Aint block_count(const struct inter_blocks *b, int i)
 {
-    return b->counts ? b->counts[i] : b->count;
+    return b->counts.base ? coll_array_at(b->counts, i) : b->count;
 }
 
 static MPI_Datatype block_type(const struct inter_blocks *b, int i)
@@ -39,11 +39,12 @@ static MPI_Datatype block_type(const struct inter_blocks *b, int i)
 
 static void *block_at(const struct inter_blocks *b, int i)
 {
-    if (b->bdispls)
-        return (char *)b->buf + b->bdispls[i];
+    if (b->bdispls.base)
+        return (char *)b->buf + coll_array_at(b->bdispls, i);
     if (b->same)
         return (void *)b->buf;
-    return buf_at(b->buf, b->displs ? b->displs[i] : (MPI_Aint)i * b->count, b->type);
+    return buf_at(b->buf, b->displs.base ? coll_array_at(b->displs, i) : (MPI_Aint)i * b->count,
+                  b->type);
 }
 
 /* Post the send or receive of block i to or from remote rank i, if it
@@ -51,7 +52,7 @@ static void *block_at(const struct inter_blocks *b, int i)
 static int post_block(const struct coll_args *a, const struct inter_blocks *b, int sending,
                       int i, MPI_Request *req, int *posted)
 {
-    int count = block_count(b, i);
+    MPI_Aint count = block_count(b, i);
     MPI_Datatype type = block_type(b, i);
     *posted = buf_carries_data(count, type);
     if (!*posted)
@@ -116,7 +117,7 @@ int inter_root_blocks_window(const struct coll_args *a, const struct inter_block
     return err;
 }
 
-int inter_to_root(const struct coll_args *a, const void *buf, int count, MPI_Datatype type,
+int inter_to_root(const struct coll_args *a, const void *buf, MPI_Aint count, MPI_Datatype type,
                   int sending)
 {
     if (!buf_carries_data(count, type))
@@ -143,7 +144,7 @@ int inter_exchange(const struct coll_args *a, const struct inter_blocks *out,
     return err;
 }
 
-int inter_reduce_swap(const struct coll_args *a, int n, void *dst)
+int inter_reduce_swap(const struct coll_args *a, MPI_Aint n, void *dst)
 {
     void *base = NULL, *tmp = NULL;
     int err = MPI_SUCCESS;
@@ -208,15 +209,17 @@ int inter_rooted_linear(const struct coll_args *a, int window)
     }
 }
 
-int inter_reduce_pieces(const struct coll_args *a, int n, void *mine)
+int inter_reduce_pieces(const struct coll_args *a, MPI_Aint n, void *mine)
 {
-    int p = a->size, *counts = buf_bytes(a, (size_t)p * sizeof *counts);
+    int p = a->size;
+    MPI_Aint *counts = buf_bytes(a, (size_t)p * sizeof *counts);
     if (!counts)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < p; i++)
         counts[i] = pattern_block_count(n, p, i);
     struct coll_args rs = {.coll = COLL_reduce_scatter, .sendbuf = a->sendbuf, .recvbuf = mine,
-                           .recvcounts = counts, .datatype = a->datatype, .op = a->op};
+                           .recvcounts = COLL_ARRAY(counts), .datatype = a->datatype,
+                           .op = a->op};
     int err = inter_local(a, &rs);
     buf_free(a, counts);
     return err;

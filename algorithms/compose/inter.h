@@ -31,8 +31,8 @@ enum inter_role inter_role(const struct coll_args *a);
 struct inter_blocks {
     const void *buf;
     MPI_Datatype type;
-    int count;
-    const int *counts, *displs, *bdispls;
+    MPI_Aint count;
+    struct coll_array counts, displs, bdispls; /* base NULL: none */
     const MPI_Datatype *types;
     int same; /* every block is the buffer itself (allgather's send side) */
 };
@@ -67,7 +67,7 @@ int inter_gather_at_leader(const struct coll_args *a, void **tmp, void **base);
  * vectors (sendbuf) at its rank 0 with the selected reduce, and the two
  * leaders swap their results: rank 0 ends with the OTHER group's
  * reduction in dst (significant at rank 0 only). */
-int inter_reduce_swap(const struct coll_args *a, int n, void *dst);
+int inter_reduce_swap(const struct coll_args *a, MPI_Aint n, void *dst);
 
 /* The same exchange in max(p, q) rounds of one sendrecv each: in round k
  * local rank i and remote rank j with i + j = k (mod max(p, q)) swap
@@ -79,7 +79,7 @@ int inter_exchange_pairwise(const struct coll_args *a, const struct inter_blocks
 /* The long-vector reductions' first step: the group reduces its n-element
  * vectors (sendbuf) with the selected reduce_scatter, rank i keeping the
  * i-th of p near-equal pieces (patterns/pattern.h) in mine. */
-int inter_reduce_pieces(const struct coll_args *a, int n, void *mine);
+int inter_reduce_pieces(const struct coll_args *a, MPI_Aint n, void *mine);
 
 /* inter_post_blocks to or from every remote rank, at most window requests
  * in flight (<= 0: all at once), served in rank order as earlier ones
@@ -89,7 +89,7 @@ int inter_root_blocks_window(const struct coll_args *a, const struct inter_block
 
 /* A rooted collective's remote rank: send (sending) or receive its own
  * count elements of type to or from the root, if there are any bytes. */
-int inter_to_root(const struct coll_args *a, const void *buf, int count, MPI_Datatype type,
+int inter_to_root(const struct coll_args *a, const void *buf, MPI_Aint count, MPI_Datatype type,
                   int sending);
 
 #endif

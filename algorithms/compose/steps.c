@@ -2,6 +2,9 @@
 #include "algorithms/compose/steps.h"
 #include "engine/buf.h"
 #include "algorithms/compose/node.h"
+#include "engine/p2p_bytes.h"
+
+#include <limits.h>
 
 int step_barrier(const struct coll_args *a, const struct sub_group *g)
 {
@@ -9,7 +12,7 @@ int step_barrier(const struct coll_args *a, const struct sub_group *g)
     return sub_collective(a, g, &s);
 }
 
-int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, int count,
+int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, MPI_Aint count,
                MPI_Datatype type, int root)
 {
     struct coll_args s = {.coll = COLL_bcast, .recvbuf = buf, .count = count, .datatype = type,
@@ -18,7 +21,7 @@ int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, 
 }
 
 int step_reduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                void *recvbuf, int count, int root)
+                void *recvbuf, MPI_Aint count, int root)
 {
     struct coll_args s = {.coll = COLL_reduce, .sendbuf = sendbuf,
                           .recvbuf = g->rank == root ? recvbuf : NULL, .count = count,
@@ -27,7 +30,7 @@ int step_reduce(const struct coll_args *a, const struct sub_group *g, const void
 }
 
 int step_allreduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                   void *recvbuf, int count)
+                   void *recvbuf, MPI_Aint count)
 {
     struct coll_args s = {.coll = COLL_allreduce, .sendbuf = sendbuf, .recvbuf = recvbuf,
                           .count = count, .datatype = a->datatype, .op = a->op};
@@ -35,7 +38,7 @@ int step_allreduce(const struct coll_args *a, const struct sub_group *g, const v
 }
 
 int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
-                        const void *sendbuf, void *recvbuf, const int *counts)
+                        const void *sendbuf, void *recvbuf, struct coll_array counts)
 {
     struct coll_args s = {.coll = COLL_reduce_scatter, .datatype = a->datatype, .op = a->op,
                           .sendbuf = sendbuf, .recvbuf = recvbuf, .recvcounts = counts};
@@ -43,7 +46,8 @@ int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
 }
 
 int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                    int sendcount, void *recvbuf, const int *counts, const int *displs,
+                    MPI_Aint sendcount, void *recvbuf, struct coll_array counts,
+                    struct coll_array displs,
                     MPI_Datatype type)
 {
     struct coll_args s = {.coll = COLL_allgatherv, .sendbuf = sendbuf, .sendcount = sendcount,
@@ -52,9 +56,12 @@ int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const 
     return sub_collective(a, g, &s);
 }
 
-int step_block_type(int count, MPI_Datatype type, MPI_Datatype *block)
+int step_block_type(MPI_Aint count, MPI_Datatype type, MPI_Datatype *block)
 {
-    int err = PMPI_Type_contiguous(count, type, block);
+    int n, err;
+    if (count > INT_MAX) /* a large-count call's block: always a new type */
+        return big_type(count, type, &n, block);
+    err = PMPI_Type_contiguous((int)count, type, block);
     if (!err && (err = PMPI_Type_commit(block)))
         PMPI_Type_free(block);
     return err;
@@ -64,7 +71,7 @@ int node_run(const struct coll_args *a, const struct node_layout *L, int root_re
              MPI_Datatype *blk, void **run, void **base)
 {
     int is_root = a->rank == a->root, recv_side = is_root == (root_receives != 0);
-    int count = recv_side ? a->recvcount : a->sendcount;
+    MPI_Aint count = recv_side ? a->recvcount : a->sendcount;
     MPI_Datatype type = recv_side ? a->recvtype : a->sendtype;
     int err = step_block_type(count, type, blk);
     *run = *base = NULL;

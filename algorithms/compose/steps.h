@@ -8,25 +8,26 @@
 #include "algorithms/compose/sub.h"
 
 int step_barrier(const struct coll_args *a, const struct sub_group *g);
-int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, int count,
+int step_bcast(const struct coll_args *a, const struct sub_group *g, void *buf, MPI_Aint count,
                MPI_Datatype type, int root);
 /* recvbuf matters at root only; sendbuf may be MPI_IN_PLACE there. */
 int step_reduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                void *recvbuf, int count, int root);
+                void *recvbuf, MPI_Aint count, int root);
 int step_allreduce(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                   void *recvbuf, int count);
+                   void *recvbuf, MPI_Aint count);
 /* Rank g->rank keeps block g->rank (counts[g->rank] elements) of the
  * reduction of sendbuf (MPI_IN_PLACE not allowed) in recvbuf. */
 int step_reduce_scatter(const struct coll_args *a, const struct sub_group *g,
-                        const void *sendbuf, void *recvbuf, const int *counts);
+                        const void *sendbuf, void *recvbuf, struct coll_array counts);
 /* Every rank's block (sendcount of type; sendbuf may be MPI_IN_PLACE) into
  * recvbuf at displs (in elements of type). */
 int step_allgatherv(const struct coll_args *a, const struct sub_group *g, const void *sendbuf,
-                    int sendcount, void *recvbuf, const int *counts, const int *displs,
+                    MPI_Aint sendcount, void *recvbuf, struct coll_array counts,
+                    struct coll_array displs,
                     MPI_Datatype type);
 /* count elements of type as one committed type (one rank's block of a
  * gather-like call); buf_type_free it. */
-int step_block_type(int count, MPI_Datatype type, MPI_Datatype *block);
+int step_block_type(MPI_Aint count, MPI_Datatype type, MPI_Datatype *block);
 
 struct node_layout;
 /* Gather- and scatter-like node-aware algorithms (the root's receive side

@@ -30,7 +30,7 @@ struct sub_group {
 /* counts[i] (i < p) and displacements counts[p + i] of p near-equal
  * blocks of count elements (patterns/pattern.h), in one buffer from
  * buf_bytes (the schedule keeps it; buf_free it); NULL: out of memory. */
-int *sub_block_table(const struct coll_args *a, int count, int p);
+MPI_Aint *sub_block_table(const struct coll_args *a, MPI_Aint count, int p);
 
 /* The caller's whole communicator as a group. */
 struct sub_group sub_group_all(const struct coll_args *a);

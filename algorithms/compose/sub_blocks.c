@@ -4,12 +4,12 @@
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/compose/sub.h"
 
-int *sub_block_table(const struct coll_args *a, int count, int p)
+MPI_Aint *sub_block_table(const struct coll_args *a, MPI_Aint count, int p)
 {
-    int *counts = buf_bytes(a, 2 * (size_t)p * sizeof *counts);
+    MPI_Aint *counts = buf_bytes(a, 2 * (size_t)p * sizeof *counts);
     for (int i = 0; counts && i < p; i++) {
         counts[i] = pattern_block_count(count, p, i);
-        counts[p + i] = (int)pattern_block_offset(count, p, i);
+        counts[p + i] = pattern_block_offset(count, p, i);
     }
     return counts;
 }

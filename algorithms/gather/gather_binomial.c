@@ -24,7 +24,6 @@
  * (Thakur, Rabenseifner and Gropp 2005.) */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 #include "algorithms/common/tree_bytes.h"
 
 #include <stdlib.h>
@@ -73,7 +72,7 @@ int gather_binomial(const struct coll_args *a)
     if (!err)
         err = collect(a, rel, stage, blk);
     if (!err && !is_root)
-        err = p2p_send_n(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
+        err = p2p_send(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
                          pattern_abs(pattern_binomial_parent(rel), a->root, p), a);
     if (!err && is_root && tmp)
         err =

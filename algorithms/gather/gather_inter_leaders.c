@@ -16,7 +16,7 @@ static int group_sends(const struct coll_args *a)
     void *base, *tmp;
     int err = inter_gather_at_leader(a, &tmp, &base);
     if (!err && a->rank == 0 && all > 0)
-        err = p2p_send(tmp, (int)all, a->sendtype, a->root, a);
+        err = p2p_send(tmp, all, a->sendtype, a->root, a);
     buf_free(a, base);
     return err;
 }
@@ -26,7 +26,7 @@ int gather_inter_leaders(const struct coll_args *a)
     MPI_Aint all = (MPI_Aint)a->recvcount * a->remote_size;
     switch (inter_role(a)) {
     case INTER_ROOT:
-        return all > 0 ? p2p_recv(a->recvbuf, (int)all, a->recvtype, 0, a) : MPI_SUCCESS;
+        return all > 0 ? p2p_recv(a->recvbuf, all, a->recvtype, 0, a) : MPI_SUCCESS;
     case INTER_IDLE:
         return MPI_SUCCESS;
     default:

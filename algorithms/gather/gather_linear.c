@@ -19,6 +19,7 @@
 
 int gather_linear(const struct coll_args *a)
 {
-    struct linear_root_blocks b = {a->recvbuf, a->recvtype, a->recvcount, NULL, NULL, NULL};
+    struct linear_root_blocks b = {.buf = a->recvbuf, .type = a->recvtype,
+                                   .count = a->recvcount};
     return linear_root_gather(a, &b, 0);
 }

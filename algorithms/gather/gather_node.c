@@ -32,8 +32,8 @@ int gather_node(const struct coll_args *a)
         goto out;
     struct coll_args gv = {.coll = COLL_gatherv, .sendbuf = is_root ? MPI_IN_PLACE : run,
                            .sendcount = L->node_size[L->my_node], .sendtype = blk,
-                           .recvbuf = a->recvbuf, .recvcounts = L->node_size,
-                           .rdispls = L->node_start, .recvtype = blk,
+                           .recvbuf = a->recvbuf, .recvcounts = COLL_ARRAY(L->node_size),
+                           .rdispls = COLL_ARRAY(L->node_start), .recvtype = blk,
                            .root = L->node_of[a->root]};
     err = sub_collective(a, &reps, &gv);
 out:

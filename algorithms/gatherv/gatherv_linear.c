@@ -14,6 +14,7 @@
 
 int gatherv_linear(const struct coll_args *a)
 {
-    struct linear_root_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
+    struct linear_root_blocks b = {.buf = a->recvbuf, .type = a->recvtype,
+                                   .counts = a->recvcounts, .displs = a->rdispls};
     return linear_root_gather(a, &b, 0);
 }

@@ -19,7 +19,8 @@
 
 int gatherv_linear_throttled(const struct coll_args *a)
 {
-    struct linear_root_blocks b = {a->recvbuf, a->recvtype, 0, a->recvcounts, a->rdispls, NULL};
+    struct linear_root_blocks b = {.buf = a->recvbuf, .type = a->recvtype,
+                                   .counts = a->recvcounts, .displs = a->rdispls};
     int w = a->params.outstanding > 0 ? a->params.outstanding : LINEAR_ROOT_DEFAULT_OUTSTANDING;
     return linear_root_gather(a, &b, w);
 }

@@ -4,6 +4,7 @@
 #define COLLSHIM_PATTERN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Largest power of two <= n (n >= 1). */
 static inline int pattern_pow2_floor(int n)
@@ -26,15 +27,16 @@ static inline int pattern_ceil_log2(int n)
 static inline int pattern_is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 /* Split count elements into p blocks as evenly as possible: the first
- * count % p blocks get one element more. */
-static inline int pattern_block_count(int count, int p, int i)
+ * count % p blocks get one element more. 64-bit: a large-count call's
+ * vector may hold more than INT_MAX elements. */
+static inline int64_t pattern_block_count(int64_t count, int p, int i)
 {
     return count / p + (i < count % p ? 1 : 0);
 }
 
-static inline int pattern_block_offset(int count, int p, int i)
+static inline int64_t pattern_block_offset(int64_t count, int p, int i)
 {
-    int r = count % p;
+    int64_t r = count % p;
     return i * (count / p) + (i < r ? i : r);
 }
 

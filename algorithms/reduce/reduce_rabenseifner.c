@@ -41,8 +41,8 @@ static int holder_of(const struct coll_args *a)
 static int survivor(const struct coll_args *a, int vrank, void *acc, void *scratch)
 {
     void *res = a->rank == a->root ? a->recvbuf : acc;
-    int holder = holder_of(a), off, len,
-        err = rabenseifner_reduce_scatter(a, vrank, &acc, &scratch);
+    int holder = holder_of(a), err = rabenseifner_reduce_scatter(a, vrank, &acc, &scratch);
+    MPI_Aint off, len;
     rabenseifner_final_range(a, vrank, &off, &len);
     if (!err && acc != res)
         err = buf_copy(buf_at(acc, off, a->datatype), len, a->datatype,

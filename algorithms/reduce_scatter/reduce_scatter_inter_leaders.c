@@ -10,20 +10,22 @@
 
 int reduce_scatter_inter_leaders(const struct coll_args *a)
 {
-    int p = a->size, n = 0, err = MPI_SUCCESS;
-    int *displs = buf_bytes(a, (size_t)p * sizeof *displs);
+    int p = a->size, err = MPI_SUCCESS;
+    MPI_Aint n = 0, *displs = buf_bytes(a, (size_t)p * sizeof *displs);
     void *base = NULL, *other = NULL;
     if (!displs)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < p; n += a->recvcounts[i++])
+    for (int i = 0; i < p; n += coll_array_at(a->recvcounts, i++))
         displs[i] = n;
     if (a->rank == 0)
         err = buf_alloc_checked(a, n, a->datatype, &other, &base);
     if (!err)
         err = inter_reduce_swap(a, n, other);
     struct coll_args s = {.coll = COLL_scatterv, .sendbuf = other, .sendcounts = a->recvcounts,
-                          .sdispls = displs, .sendtype = a->datatype, .recvbuf = a->recvbuf,
-                          .recvcount = a->recvcounts[a->rank], .recvtype = a->datatype,
+                          .sdispls = COLL_ARRAY(displs), .sendtype = a->datatype,
+                          .recvbuf = a->recvbuf,
+                          .recvcount = coll_array_at(a->recvcounts, a->rank),
+                          .recvtype = a->datatype,
                           .root = 0};
     if (!err)
         err = inter_local(a, &s);

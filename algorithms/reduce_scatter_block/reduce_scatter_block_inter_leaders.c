@@ -10,7 +10,8 @@
 
 int reduce_scatter_block_inter_leaders(const struct coll_args *a)
 {
-    int n = a->recvcount * a->size, err = MPI_SUCCESS;
+    MPI_Aint n = a->recvcount * a->size;
+    int err = MPI_SUCCESS;
     void *base = NULL, *other = NULL;
     if (a->rank == 0)
         err = buf_alloc_checked(a, n, a->datatype, &other, &base);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 
 /* [lo, hi) of the piece of group size p that rank i reduces. */
-static void piece(int n, int p, int i, int *lo, int *hi)
+static void piece(MPI_Aint n, int p, int i, MPI_Aint *lo, MPI_Aint *hi)
 {
     *lo = pattern_block_offset(n, p, i);
     *hi = *lo + pattern_block_count(n, p, i);
@@ -31,10 +31,10 @@ static void piece(int n, int p, int i, int *lo, int *hi)
 
 /* Send the parts of my piece [lo, hi) to the remote blocks they fall in;
  * receive the remote pieces that overlap my block into recvbuf. */
-static int transfer(const struct coll_args *a, int n, const void *mine)
+static int transfer(const struct coll_args *a, MPI_Aint n, const void *mine)
 {
-    int p = a->size, q = a->remote_size, lo, hi, nreq = 0, err = MPI_SUCCESS;
-    int theirs = n / q, my_lo = a->rank * a->recvcount, my_hi = my_lo + a->recvcount;
+    int p = a->size, q = a->remote_size, nreq = 0, err = MPI_SUCCESS;
+    MPI_Aint lo, hi, theirs = n / q, my_lo = a->rank * a->recvcount, my_hi = my_lo + a->recvcount;
     MPI_Request *reqs = scratch_get((2 * (size_t)q + 2) * sizeof *reqs);
     if (!reqs)
         return MPI_ERR_NO_MEM;
@@ -61,7 +61,8 @@ static int transfer(const struct coll_args *a, int n, const void *mine)
 
 int reduce_scatter_block_inter_reduce_scatter(const struct coll_args *a)
 {
-    int n = a->recvcount * a->size, err;
+    MPI_Aint n = a->recvcount * a->size;
+    int err;
     void *base = NULL, *mine = NULL;
     err =
         buf_alloc_checked(a, pattern_block_count(n, a->size, a->rank), a->datatype, &mine, &base);

@@ -24,7 +24,6 @@
  * (Thakur, Rabenseifner and Gropp 2005.) */
 #include "engine/buf.h"
 #include "engine/p2p.h"
-#include "engine/p2p_bytes.h"
 #include "algorithms/common/tree_bytes.h"
 
 #include <stdlib.h>
@@ -50,7 +49,7 @@ static int own_block_at_root(const struct coll_args *a)
 static int fill(const struct coll_args *a, int rel, int nsub, char *stage, size_t blk, int packed)
 {
     if (a->rank != a->root)
-        return p2p_recv_n(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
+        return p2p_recv(stage, (MPI_Aint)((size_t)nsub * blk), MPI_BYTE,
                           pattern_abs(pattern_binomial_parent(rel), a->root, a->size), a);
     if (!packed)
         return MPI_SUCCESS;

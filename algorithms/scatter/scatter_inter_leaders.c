@@ -18,7 +18,7 @@ static int group_receives(const struct coll_args *a)
     if (a->rank == 0 && (err = buf_alloc_checked(a, all, a->recvtype, &tmp, &base)))
         return err;
     if (a->rank == 0 && all > 0)
-        err = p2p_recv(tmp, (int)all, a->recvtype, a->root, a);
+        err = p2p_recv(tmp, all, a->recvtype, a->root, a);
     struct coll_args s = {.coll = COLL_scatter, .sendbuf = tmp, .sendcount = a->recvcount,
                           .sendtype = a->recvtype, .recvbuf = a->recvbuf,
                           .recvcount = a->recvcount, .recvtype = a->recvtype, .root = 0};
@@ -33,7 +33,7 @@ int scatter_inter_leaders(const struct coll_args *a)
     MPI_Aint all = (MPI_Aint)a->sendcount * a->remote_size;
     switch (inter_role(a)) {
     case INTER_ROOT:
-        return all > 0 ? p2p_send(a->sendbuf, (int)all, a->sendtype, 0, a) : MPI_SUCCESS;
+        return all > 0 ? p2p_send(a->sendbuf, all, a->sendtype, 0, a) : MPI_SUCCESS;
     case INTER_IDLE:
         return MPI_SUCCESS;
     default:

@@ -17,7 +17,7 @@
 
 int scatter_linear(const struct coll_args *a)
 {
-    struct linear_root_blocks b = {
-        (void *)a->sendbuf, a->sendtype, a->sendcount, NULL, NULL, NULL};
+    struct linear_root_blocks b = {.buf = (void *)a->sendbuf, .type = a->sendtype,
+                                   .count = a->sendcount};
     return linear_root_scatter(a, &b, 0);
 }

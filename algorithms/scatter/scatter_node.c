@@ -28,7 +28,8 @@ int scatter_node(const struct coll_args *a)
         goto out;
     if (node_is_rep(L, a->root)) {
         struct coll_args sv = {.coll = COLL_scatterv, .sendbuf = a->sendbuf,
-                               .sendcounts = L->node_size, .sdispls = L->node_start,
+                               .sendcounts = COLL_ARRAY(L->node_size),
+                               .sdispls = COLL_ARRAY(L->node_start),
                                .sendtype = blk, .recvbuf = is_root ? MPI_IN_PLACE : run,
                                .recvcount = L->node_size[L->my_node], .recvtype = blk,
                                .root = L->node_of[a->root]};

@@ -13,7 +13,7 @@
 
 int scatterv_linear(const struct coll_args *a)
 {
-    struct linear_root_blocks b = {(void *)a->sendbuf, a->sendtype, 0,
-                                   a->sendcounts,      a->sdispls,  NULL};
+    struct linear_root_blocks b = {.buf = (void *)a->sendbuf, .type = a->sendtype,
+                                   .counts = a->sendcounts, .displs = a->sdispls};
     return linear_root_scatter(a, &b, 0);
 }

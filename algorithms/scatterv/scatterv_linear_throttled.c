@@ -17,8 +17,8 @@
 
 int scatterv_linear_throttled(const struct coll_args *a)
 {
-    struct linear_root_blocks b = {(void *)a->sendbuf, a->sendtype, 0,
-                                   a->sendcounts,      a->sdispls,  NULL};
+    struct linear_root_blocks b = {.buf = (void *)a->sendbuf, .type = a->sendtype,
+                                   .counts = a->sendcounts, .displs = a->sdispls};
     int w = a->params.outstanding > 0 ? a->params.outstanding : LINEAR_ROOT_DEFAULT_OUTSTANDING;
     return linear_root_scatter(a, &b, w);
 }

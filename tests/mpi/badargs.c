@@ -12,9 +12,17 @@
  *   badargs          all cases (MPI_ERRORS_RETURN)
  *   badargs nonblocking | persistent   the same through MPI_I<coll> resp.
  *                    <coll>_init + MPI_Start
+ *   badargs [mode] large-count   the same through the large-count forms
+ *                    (MPI_<Coll>_c, MPI_I<coll>_c, MPI_<Coll>_init_c; an MPI
+ *                    with them, HAVE_MPI_ALLREDUCE_C), and negative
+ *                    MPI_Counts beyond an int's range where the vendor
+ *                    survives them (errors.c has those it does not)
  *   badargs fatal    one NULL-buffer bcast under MPI_ERRORS_ARE_FATAL:
  *                    the abort message must name MPI_Bcast
+ *   badargs fatal-large-count   the same with MPI_Bcast_c
  * Ends with "badargs: N passed, N failed". */
+#include "config.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +55,8 @@ struct call {
     int count, root;
     int counts[MAXP], displs[MAXP], wdispls[MAXP];
     MPI_Datatype sts[MAXP], rts[MAXP];
+    long long large;         /* large-count forms: the count where nonzero (beyond an int) */
+    long long lcounts[MAXP]; /* ... and counts[i] where nonzero */
 };
 
 /* badargs [nonblocking|persistent]: every call below as MPI_I<coll> +
@@ -54,6 +64,7 @@ struct call {
  * argument error comes from the call that starts or initialises. */
 enum mode { BLOCKING, NONBLOCKING, PERSISTENT };
 static enum mode mode;
+static int large_count; /* the calls through their large-count (_c) forms */
 
 static int complete(int rc, MPI_Request *req)
 {
@@ -74,11 +85,65 @@ static int complete(int rc, MPI_Request *req)
                            : complete(PERSISTENT_INIT(Coll)(__VA_ARGS__, comm, MPI_INFO_NULL, \
                                                             &req), &req))
 
+#ifdef HAVE_MPI_ALLREDUCE_C
+/* The same in the large-count forms: counts as MPI_Count (k->large and
+ * k->lcounts where set, else the int ones), displacements as MPI_Aint. */
+#define CALL_C(Coll, coll, ...)                                                      \
+    (mode == BLOCKING      ? MPI_##Coll##_c(__VA_ARGS__, comm)                        \
+     : mode == NONBLOCKING ? complete(MPI_I##coll##_c(__VA_ARGS__, comm, &req), &req) \
+                           : complete(MPI_##Coll##_init_c(__VA_ARGS__, comm, MPI_INFO_NULL, \
+                                                          &req), &req))
+
+static int run_call_large(struct call *k, MPI_Comm comm)
+{
+    const char *c = k->coll;
+    MPI_Count n = k->large ? k->large : k->count, cs[MAXP];
+    MPI_Aint ds[MAXP], ws[MAXP];
+    MPI_Request req = MPI_REQUEST_NULL;
+    for (int i = 0; i < MAXP; i++) {
+        cs[i] = k->lcounts[i] ? k->lcounts[i] : k->counts[i];
+        ds[i] = k->displs[i], ws[i] = k->wdispls[i];
+    }
+    if (!strcmp(c, "bcast")) return CALL_C(Bcast, bcast, k->r, n, k->rt, k->root);
+    if (!strcmp(c, "gather"))
+        return CALL_C(Gather, gather, k->s, n, k->st, k->r, n, k->rt, k->root);
+    if (!strcmp(c, "gatherv"))
+        return CALL_C(Gatherv, gatherv, k->s, n, k->st, k->r, cs, ds, k->rt, k->root);
+    if (!strcmp(c, "scatter"))
+        return CALL_C(Scatter, scatter, k->s, n, k->st, k->r, n, k->rt, k->root);
+    if (!strcmp(c, "scatterv"))
+        return CALL_C(Scatterv, scatterv, k->s, cs, ds, k->st, k->r, n, k->rt, k->root);
+    if (!strcmp(c, "allgather"))
+        return CALL_C(Allgather, allgather, k->s, n, k->st, k->r, n, k->rt);
+    if (!strcmp(c, "allgatherv"))
+        return CALL_C(Allgatherv, allgatherv, k->s, n, k->st, k->r, cs, ds, k->rt);
+    if (!strcmp(c, "alltoall"))
+        return CALL_C(Alltoall, alltoall, k->s, n, k->st, k->r, n, k->rt);
+    if (!strcmp(c, "alltoallv"))
+        return CALL_C(Alltoallv, alltoallv, k->s, cs, ds, k->st, k->r, cs, ds, k->rt);
+    if (!strcmp(c, "alltoallw"))
+        return CALL_C(Alltoallw, alltoallw, k->s, cs, ws, k->sts, k->r, cs, ws, k->rts);
+    if (!strcmp(c, "reduce"))
+        return CALL_C(Reduce, reduce, k->s, k->r, n, k->st, k->op, k->root);
+    if (!strcmp(c, "allreduce")) return CALL_C(Allreduce, allreduce, k->s, k->r, n, k->st, k->op);
+    if (!strcmp(c, "reduce_scatter"))
+        return CALL_C(Reduce_scatter, reduce_scatter, k->s, k->r, cs, k->st, k->op);
+    if (!strcmp(c, "reduce_scatter_block"))
+        return CALL_C(Reduce_scatter_block, reduce_scatter_block, k->s, k->r, n, k->st, k->op);
+    if (!strcmp(c, "scan")) return CALL_C(Scan, scan, k->s, k->r, n, k->st, k->op);
+    return CALL_C(Exscan, exscan, k->s, k->r, n, k->st, k->op);
+}
+#endif
+
 static int run_call(struct call *k, MPI_Comm comm)
 {
     const char *c = k->coll;
     int n = k->count;
     MPI_Request req = MPI_REQUEST_NULL;
+#ifdef HAVE_MPI_ALLREDUCE_C
+    if (large_count)
+        return run_call_large(k, comm);
+#endif
     if (!strcmp(c, "bcast")) return CALL(Bcast, bcast, k->r, n, k->rt, k->root);
     if (!strcmp(c, "gather")) return CALL(Gather, gather, k->s, n, k->st, k->r, n, k->rt, k->root);
     if (!strcmp(c, "gatherv"))
@@ -423,25 +488,79 @@ static void uncommitted(void)
     MPI_Type_free(&v);
 }
 
+/* ---- the large-count forms: negative counts beyond an int's range ---- */
+
+/* On every rank, a count of -2^40 (of the collective, or the last rank's
+ * entry of its count arrays), which an int could not even hold: the
+ * vendor's class (MPICH 4.0.2: MPI_ERR_COUNT) on every rank. Only the
+ * collectives whose vendor survives it; errors.c has the others. */
+static void negative_large_counts(void)
+{
+    static const char *const scalar[] = {"bcast", "gather", "scatter", "allgather", "alltoall"};
+    static const char *const arrays[] = {"allgatherv", "alltoallv", "alltoallw",
+                                         "reduce_scatter"};
+    const long long beyond = -(1LL << 40);
+    int sbuf[N * MAXP], rbuf[N * MAXP];
+    char what[160];
+    struct call k;
+    for (size_t i = 0; i < sizeof scalar / sizeof *scalar; i++) {
+        make_call(&k, scalar[i], sbuf, rbuf);
+        k.large = beyond;
+        snprintf(what, sizeof what, "%s_c with a count of -2^40 on every rank", scalar[i]);
+        as_vendor(&k, sbuf, rbuf, what);
+    }
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
+        make_call(&k, arrays[i], sbuf, rbuf);
+        k.lcounts[size - 1] = beyond;
+        snprintf(what, sizeof what, "%s_c with the last count -2^40 on every rank", arrays[i]);
+        as_vendor(&k, sbuf, rbuf, what);
+    }
+}
+
+/* MPI_ERRORS_ARE_FATAL, the default: a NULL-buffer bcast stops the job. */
+static int fatal(int large)
+{
+#ifdef HAVE_MPI_ALLREDUCE_C
+    if (large)
+        MPI_Bcast_c(NULL, 4, MPI_INT, 0, MPI_COMM_WORLD);
+#endif
+    if (!large)
+        MPI_Bcast(NULL, 4, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     is_mpich = !strcmp(collshim_flavour(), "mpich");
-    if (argc > 1 && !strcmp(argv[1], "fatal")) { /* MPI_ERRORS_ARE_FATAL, the default */
-        MPI_Bcast(NULL, 4, MPI_INT, 0, MPI_COMM_WORLD);
-        MPI_Finalize();
-        return 0;
+    if (argc > 1 && !strncmp(argv[1], "fatal", 5))
+        return fatal(!strcmp(argv[1], "fatal-large-count"));
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "nonblocking"))
+            mode = NONBLOCKING;
+        else if (!strcmp(argv[i], "persistent"))
+            mode = PERSISTENT;
+        else if (!strcmp(argv[i], "large-count"))
+            large_count = 1;
     }
-    if (argc > 1)
-        mode = !strcmp(argv[1], "nonblocking") ? NONBLOCKING
-             : !strcmp(argv[1], "persistent")  ? PERSISTENT : BLOCKING;
+#ifndef HAVE_MPI_ALLREDUCE_C
+    if (large_count) {
+        if (rank == 0)
+            printf("badargs: this MPI has no large-count collectives (MPI_Allreduce_c, ...)\n");
+        MPI_Finalize();
+        return 2;
+    }
+#endif
     raised_count_start(); /* none may come from a call that completes */
     null_buffers();
     not_significant();
     aliased();
     uncommitted();
+    if (large_count)
+        negative_large_counts();
     MPI_Finalize();
     return expect_finish(rank, "badargs");
 }

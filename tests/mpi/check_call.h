@@ -1,4 +1,5 @@
-/* check_call.h - the collective under test, called in one of three modes.
+/* check_call.h - the collective under test, called in one of three modes,
+ * in either form of its counts.
  *
  * mode_<coll>() takes the arguments of MPI_<Coll> and, per the global mode,
  *   blocking     calls MPI_<Coll>;
@@ -7,6 +8,10 @@
  *                MPIX_<Coll>_init from <mpi-ext.h> on Open MPI 4.1), then
  *                MPI_Start + MPI_Wait (twice when check_call_twice() asked
  *                for it), then MPI_Request_free.
+ * With check_large_count set (an MPI with MPI-4's large-count collectives,
+ * HAVE_MPI_ALLREDUCE_C) it calls their _c forms instead (MPI_<Coll>_c,
+ * MPI_I<coll>_c, MPI_<Coll>_init_c), the counts as MPI_Count and the
+ * displacements as MPI_Aint arrays converted from the int ones.
  * It returns the first error code of the calls it made. The checkers call
  * these for the call under test; the vendor's reference stays blocking. */
 #ifndef CHECK_CALL_H
@@ -17,9 +22,14 @@
 enum check_mode { MODE_BLOCKING, MODE_NONBLOCKING, MODE_PERSISTENT };
 
 extern enum check_mode check_mode;
+/* 1: the calls under test go through the large-count (_c) forms. */
+extern int check_large_count;
 
 /* "blocking", "nonblocking", "persistent": 0 and the mode set, -1 if unknown. */
 int check_mode_set(const char *name);
+/* The large-count forms: 0 and set, -1 where the MPI has none. */
+int check_large_count_set(void);
+/* The mode, " large-count" appended in that form. */
 const char *check_mode_name(void);
 
 /* Persistent mode only: the next mode_<coll>() call starts its request

@@ -1,8 +1,8 @@
 /* check_large.c - every native algorithm on messages above 2^31 - 1 bytes.
  *
  *   mpirun -np 2|3 check_large [--coll c1,c2] [--alg a1,a2] [--mib M]
- *                              [--bcast-mib B] [--mem-gib G]
- *                              [--unit mib|byte] [-v]
+ *                              [--bcast-mib B] [--count N] [--mem-gib G]
+ *                              [--unit mib|byte|count] [-v]
  *
  * For every algorithm of the chosen collectives (all by default) one call
  * whose message crosses 2^31 bytes: M MiB (default 2049) per rank for the
@@ -17,6 +17,15 @@
  * reduce_scatter(_block)) run a second time counting MPI_BYTE (blocks of
  * M/p MiB, MPI_UNSIGNED_CHAR for the reductions): then a whole vector holds
  * more than INT_MAX elements.
+ *
+ * --unit count (an MPI with MPI-4's large-count collectives,
+ * HAVE_MPI_ALLREDUCE_C) calls the _c forms with one count past INT_MAX: N
+ * (default 2^31 + 24) one-byte elements, MPI_BYTE, and MPI_UNSIGNED_CHAR
+ * with MPI_BXOR for the reductions: MPI_Bcast_c, MPI_Reduce_c,
+ * MPI_Allreduce_c, MPI_Scan_c, MPI_Exscan_c of N elements (in place), and
+ * MPI_Gather_c, MPI_Scatter_c (root 0 in place) and MPI_Allgather_c (in
+ * place) with blocks of N; the vendor's row too (forced, it must run the
+ * library's _c function with the whole count).
  *
  * Memory is the limit: one buffer per rank per collective, in place
  * wherever the algorithm allows, and the send side of the not-in-place
@@ -38,6 +47,7 @@
  * (check_begin/check_end). With -v rank 0 prints each call's time and the
  * peak memory of all ranks. Rank 0 ends with
  * "check_large np=N: P passed, F failed (S skipped)". */
+#include "config.h"
 #include "tests/mpi/check.h"
 #include "collshim.h"
 
@@ -64,6 +74,7 @@ struct unit {
 };
 static struct unit unit;
 static size_t mib = 2049, bcast_mib = 2250;
+static size_t count_bytes = ((size_t)1 << 31) + 24; /* --count: the large-count pass */
 static double budget_gib = 10;
 static int skipped;
 
@@ -203,6 +214,9 @@ static const struct {
     {"reduce_scatter", "ring", 1, 2},       {"reduce_scatter", "reduce_scatterv", 1.25, 1.5},
     {"reduce_scatter", "linear", 1.25, 1.5}, {"scan", "recursive_doubling", 4, 6},
     {"exscan", "recursive_doubling", 4, 6}, {"exscan", "linear", 0, 1},
+    /* the library's own (the count pass): a vector-sized temporary per rank */
+    {"reduce", "vendor", 2, 3},             {"allreduce", "vendor", 2, 3},
+    {"scan", "vendor", 2, 3},               {"exscan", "vendor", 2, 3},
 };
 
 static const char *params_of(const char *coll, const char *alg, int np)
@@ -664,6 +678,159 @@ static void run_reduction(const struct check_env *env, struct large *L, char *bu
     check_end(env, &c);
 }
 
+/* ---- the large-count forms: one count past INT_MAX (--unit count) ---- */
+
+#ifdef HAVE_MPI_ALLREDUCE_C
+static void run_count_bcast(const struct check_env *env, struct large *L, char *buf)
+{
+    struct check_case c;
+    int root = env->size - 1;
+    struct region r = linear(buf, count_bytes / 8, (uint64_t)root, 0);
+    if (!begin(env, L, &c))
+        return;
+    if (env->rank == root)
+        region_fill(&r);
+    else
+        region_poison(&r);
+    measure_start();
+    end(env, L, &c, MPI_Bcast_c(buf, (MPI_Count)count_bytes, MPI_BYTE, root, env->comm));
+    region_check(&r, &c, env->rank == root ? "root buffer" : "received");
+    check_end(env, &c);
+}
+
+static int count_reduction_call(const struct check_env *env, const struct large *L, char *buf)
+{
+    MPI_Comm comm = env->comm;
+    MPI_Count n = (MPI_Count)count_bytes;
+    MPI_Datatype t = MPI_UNSIGNED_CHAR;
+    if (!strcmp(L->coll, "reduce"))
+        return env->rank ? MPI_Reduce_c(buf, NULL, n, t, MPI_BXOR, 0, comm)
+                         : MPI_Reduce_c(MPI_IN_PLACE, buf, n, t, MPI_BXOR, 0, comm);
+    if (!strcmp(L->coll, "allreduce"))
+        return MPI_Allreduce_c(MPI_IN_PLACE, buf, n, t, MPI_BXOR, comm);
+    if (!strcmp(L->coll, "scan"))
+        return MPI_Scan_c(MPI_IN_PLACE, buf, n, t, MPI_BXOR, comm);
+    return MPI_Exscan_c(MPI_IN_PLACE, buf, n, t, MPI_BXOR, comm);
+}
+
+static void run_count_reduction(const struct check_env *env, struct large *L, char *buf)
+{
+    struct check_case c;
+    size_t nwords = count_bytes / 8;
+    L->in_place = 1;
+    if (!begin(env, L, &c))
+        return;
+    struct region input = linear(buf, nwords, (uint64_t)env->rank, 0);
+    region_fill(&input);
+    measure_start();
+    end(env, L, &c, count_reduction_call(env, L, buf));
+    struct region want = red_result(env, L, buf, nwords, NULL, NULL);
+    region_check(&want, &c, "result");
+    check_end(env, &c);
+}
+
+/* Block r of a rooted or allgather buffer: at r blocks in the root's (and
+ * allgather's) buffer, at 0 in a non-root's. */
+static struct region count_block(const struct check_env *env, const struct large *L, char *buf,
+                                 int r)
+{
+    int all = env->rank == 0 || !strcmp(L->coll, "allgather");
+    return linear(buf + (all ? (size_t)r * count_bytes : 0), count_bytes / 8, (uint64_t)r, 0);
+}
+
+static int count_blocks_call(const struct check_env *env, const struct large *L, char *buf)
+{
+    MPI_Comm comm = env->comm;
+    MPI_Count n = (MPI_Count)count_bytes;
+    MPI_Datatype t = MPI_BYTE;
+    if (!strcmp(L->coll, "allgather"))
+        return MPI_Allgather_c(MPI_IN_PLACE, 0, t, buf, n, t, comm);
+    if (!strcmp(L->coll, "gather"))
+        return env->rank ? MPI_Gather_c(buf, n, t, NULL, 0, t, 0, comm)
+                         : MPI_Gather_c(MPI_IN_PLACE, 0, t, buf, n, t, 0, comm);
+    return env->rank ? MPI_Scatter_c(NULL, 0, t, buf, n, t, 0, comm)
+                     : MPI_Scatter_c(buf, n, t, MPI_IN_PLACE, 0, t, 0, comm);
+}
+
+/* Fill what this rank sends, poison what it receives, call, check. */
+static void run_count_blocks(const struct check_env *env, struct large *L, char *buf)
+{
+    struct check_case c;
+    int gathers = strcmp(L->coll, "scatter") != 0, all = !strcmp(L->coll, "allgather");
+    L->in_place = 1;
+    if (!begin(env, L, &c))
+        return;
+    for (int r = 0; r < env->size; r++) {
+        struct region reg = count_block(env, L, buf, r);
+        if (env->rank != 0 && !all && r != env->rank)
+            continue;
+        region_fill(&reg);
+        if (gathers ? r != env->rank : env->rank != 0)
+            region_poison(&reg);
+    }
+    measure_start();
+    end(env, L, &c, count_blocks_call(env, L, buf));
+    for (int r = 0; r < env->size; r++) {
+        struct region reg = count_block(env, L, buf, r);
+        if (env->rank == 0 || all || r == env->rank)
+            region_check(&reg, &c, "block");
+    }
+    check_end(env, &c);
+}
+#endif
+
+static int has_count_pass(const char *coll)
+{
+    static const char *const colls[] = {"bcast", "reduce", "allreduce", "scan", "exscan",
+                                        "gather", "scatter", "allgather"};
+    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++)
+        if (!strcmp(coll, colls[i]))
+            return 1;
+    return 0;
+}
+
+/* Every algorithm of coll with one count of count_bytes elements, the
+ * vendor's included: collshim must hand the call to the library's own _c
+ * function, whole (a classic one would cut the count to an int). */
+static void run_count_collective(const struct check_env *env, const char *coll, const char *only)
+{
+#ifdef HAVE_MPI_ALLREDUCE_C
+    int p = env->size, n = collshim_algorithm_count(coll), blocks = !!strstr(coll, "gather") ||
+                                                                    !strcmp(coll, "scatter");
+    size_t here = count_bytes;
+    struct large L = {coll, NULL, " in one count of bytes, MPI_<Coll>_c", count_bytes, 0, 0};
+    if (!strcmp(coll, "allgather")) {
+        L.vector = here = (size_t)p * count_bytes;
+        L.user_gib = gib((double)L.vector) * p;
+    } else if (blocks) { /* the root holds p blocks, the others one */
+        here = env->rank ? count_bytes : (size_t)p * count_bytes;
+        L.user_gib = gib((double)count_bytes) * (2 * p - 1);
+    } else {
+        L.user_gib = gib((double)count_bytes) * p;
+    }
+    char *buf = big_alloc(here);
+    for (int i = 0; i < n; i++) {
+        L.alg = collshim_algorithm_name(coll, i);
+        L.in_place = 0;
+        if (!strncmp(L.alg, "inter_", 6) || (only && !check_listed(only, L.alg)))
+            continue;
+        if (!strcmp(coll, "bcast"))
+            run_count_bcast(env, &L, buf);
+        else if (blocks)
+            run_count_blocks(env, &L, buf);
+        else
+            run_count_reduction(env, &L, buf);
+    }
+    free(buf);
+#else
+    (void)only;
+    if (env->rank == 0)
+        printf("skip %s in one count past INT_MAX: this MPI has no large-count collectives "
+               "(MPI_Bcast_c, ...)\n", coll);
+    skipped++;
+#endif
+}
+
 /* ---- driver ---- */
 
 static int is_reduction(const char *coll)
@@ -742,13 +909,15 @@ static const char *all_colls[] = {
 int main(int argc, char **argv)
 {
     struct check_env env = check_start(&argc, &argv);
-    const char *colls = NULL, *only = NULL, *units = "mib,byte";
+    const char *colls = NULL, *only = NULL, *units = "mib,byte,count";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--coll") && i + 1 < argc) colls = argv[++i];
         else if (!strcmp(argv[i], "--alg") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--mib") && i + 1 < argc) mib = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--bcast-mib") && i + 1 < argc)
             bcast_mib = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+            count_bytes = strtoul(argv[++i], NULL, 10) / 8 * 8; /* whole words */
         else if (!strcmp(argv[i], "--mem-gib") && i + 1 < argc) budget_gib = atof(argv[++i]);
         else if (!strcmp(argv[i], "--unit") && i + 1 < argc) units = argv[++i];
         else if (!strcmp(argv[i], "-v")) env.verbose = 1;
@@ -772,6 +941,9 @@ int main(int argc, char **argv)
         unit = (struct unit){MPI_BYTE, (int)MIB, " of MPI_BYTE"};
         if (check_listed(units, "byte") && has_byte_pass(all_colls[c]))
             run_collective(&env, all_colls[c], only);
+        unit = (struct unit){MPI_BYTE, (int)MIB, " in one count of bytes"};
+        if (check_listed(units, "count") && has_count_pass(all_colls[c]))
+            run_count_collective(&env, all_colls[c], only);
     }
     if (env.rank == 0)
         printf("check_large np=%d: %d passed, %d failed (%d skipped)\n", env.size, check_passed,

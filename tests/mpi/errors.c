@@ -1,6 +1,9 @@
 /* errors.c - invalid arguments return MPI error codes through the
  * communicator's error handler (called exactly once), never a crash, a
- * hang or wrong data. Ends with "errors: N passed, N failed". */
+ * hang or wrong data; in the large-count forms (MPI_Allreduce_c, ...) too,
+ * where the MPI has them. Ends with "errors: N passed, N failed". */
+#include "config.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +71,52 @@ static void inter_errors(int rank, int size, MPI_Errhandler eh)
     MPI_Comm_free(&inter);
 }
 
+#ifdef HAVE_MPI_ALLREDUCE_C
+/* The large-count forms: negative MPI_Counts, within and beyond an int's
+ * range, and NULL count arrays, on every rank. MPICH 4.0.2 itself returns
+ * MPI_ERR_COUNT for the negative counts of its data movements, and crashes
+ * on those of its blocking reductions and on NULL count arrays (in the
+ * classic forms too): collshim returns MPI_ERR_COUNT for all of them
+ * (badargs.c compares the cases the vendor survives with the vendor). */
+static void large_count_errors(int rank, int size)
+{
+    const MPI_Count beyond_int = -((MPI_Count)1 << 40);
+    int in[4] = {1, 2, 3, 4}, out[64] = {0};
+    MPI_Count counts[64];
+    MPI_Aint displs[64];
+    for (int i = 0; i < size && i < 64; i++)
+        counts[i] = 1, displs[i] = i;
+    expect_error(rank, MPI_Allreduce_c(in, out, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Allreduce_c count -1");
+    expect_error(rank, MPI_Allreduce_c(in, out, beyond_int, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Allreduce_c count -2^40");
+    expect_error(rank, MPI_Scan_c(in, out, beyond_int, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Scan_c count -2^40");
+    expect_error(rank, MPI_Bcast_c(in, beyond_int, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "MPI_Bcast_c count -2^40");
+    expect_error(rank, MPI_Allgather_c(in, 1, MPI_INT, out, beyond_int, MPI_INT, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Allgather_c recvcount -2^40");
+    expect_error(rank, MPI_Allgatherv_c(in, 1, MPI_INT, out, NULL, displs, MPI_INT,
+                                        MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Allgatherv_c recvcounts NULL");
+    expect_error(rank, MPI_Alltoallv_c(in, NULL, displs, MPI_INT, out, counts, displs, MPI_INT,
+                                       MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Alltoallv_c sendcounts NULL");
+    expect_error(rank, MPI_Reduce_scatter_c(in, out, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Reduce_scatter_c recvcounts NULL");
+    counts[size - 1] = beyond_int;
+    expect_error(rank, MPI_Reduce_scatter_c(in, out, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 MPI_ERR_COUNT, "MPI_Reduce_scatter_c a recvcount -2^40");
+    /* more than INT_MAX elements from NULL: the count is not cut to an int */
+    expect_error(rank, MPI_Bcast_c(NULL, ((MPI_Count)1 << 32) + 1, MPI_BYTE, 0, MPI_COMM_WORLD),
+                 MPI_ERR_BUFFER, "MPI_Bcast_c of 2^32 + 1 bytes from NULL");
+    MPI_Request req;
+    expect_error(rank, MPI_Iallreduce_c(in, out, beyond_int, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                        &req),
+                 MPI_ERR_COUNT, "MPI_Iallreduce_c count -2^40");
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int rank, size, in[4] = {1, 2, 3, 4}, out[4] = {0};
@@ -101,6 +150,12 @@ int main(int argc, char **argv)
                  MPI_ERR_ROOT, "gather root -1");
 
     inter_errors(rank, size, eh);
+#ifdef HAVE_MPI_ALLREDUCE_C
+    large_count_errors(rank, size);
+#else
+    if (rank == 0)
+        printf("skip the large-count forms (MPI_Allreduce_c, ...): this MPI has none\n");
+#endif
 
     /* After all that, a valid call still works and gives the right sum. */
     int v = rank + 1, sum = 0;

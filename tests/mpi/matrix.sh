@@ -18,9 +18,17 @@
 # (two unequal hosts) and 64 on the fat-tree platform (hosts of 16 ranks),
 # blocking, --quick (about 4 minutes of CPU in all, 3.5 of them at 64);
 # `make check-scale` runs 127, 256 and 1024 (tests/mpi/check_scale.sh).
+# Where the MPI has MPI-4's large-count collectives (configure's
+# HAVE_MPI_ALLREDUCE_C: MPICH 4), the matrix runs again with every call
+# under test through its _c form (MPI_<Coll>_c, MPI_I<coll>_c,
+# MPI_<Coll>_init_c; collcheck --large-count), --quick: blocking at np 1-3,
+# nonblocking and persistent at np 2, and persistent without the vendor's
+# persistent form at np 2 (about 3 minutes on MPICH, np 3 most of it). An
+# MPI without them (Open MPI 4.1, SimGrid 3.32) skips it and says so.
 #   COLLCHECK_SIZES   communicator sizes, for every mode
 #   COLLCHECK_MODES   modes to run (default: blocking nonblocking persistent)
 #   COLLCHECK_ARGS    more collcheck arguments (--coll bcast, --alg ring)
+#   COLLCHECK_LARGE_COUNT=0   leave out the large-count forms
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 default_modes="blocking nonblocking persistent"
 if [ "$FLAVOUR" = openmpi ]; then
@@ -67,6 +75,24 @@ if [ "$FLAVOUR" != smpi ] && [ -z "${COLLCHECK_MODES:-}${COLLCHECK_SIZES:-}" ]; 
     np=3; [ "$FLAVOUR" = mpich ] && np=2
     launch "$np" "persistent, the vendor's without a persistent form --quick" \
         COLLSHIM_TEST_NO_VENDOR_INIT=1 -- --mode persistent --quick
+fi
+# The large-count forms.
+if [ "${COLLCHECK_LARGE_COUNT:-1}" = 0 ]; then
+    :
+elif ! grep -q '^#define HAVE_MPI_ALLREDUCE_C 1' "$TOP_BUILDDIR/config.h"; then
+    echo "== large-count forms (MPI_Allreduce_c, ...) not run: this MPI ($FLAVOUR) has none"
+else
+    large_blocking_sizes="1 2 3" large_nonblocking_sizes="2" large_persistent_sizes="2"
+    for mode in ${COLLCHECK_MODES:-$default_modes}; do
+        nps=large_${mode}_sizes
+        for np in ${COLLCHECK_SIZES:-${!nps}}; do
+            launch "$np" "$mode large-count --quick" -- --mode "$mode" --large-count --quick
+        done
+    done
+    if [ -z "${COLLCHECK_MODES:-}${COLLCHECK_SIZES:-}" ]; then
+        launch 2 "persistent large-count, the vendor's without a persistent form --quick" \
+            COLLSHIM_TEST_NO_VENDOR_INIT=1 -- --mode persistent --large-count --quick
+    fi
 fi
 rm -f "$log"
 finish matrix

@@ -19,7 +19,11 @@
  * nonblocking or blocking call and per MPI_Start. NBC_NO_ALG_CHECK=1 skips
  * that assertion: a development aid for running against a library whose
  * nonblocking collectives still go to the vendor; no script sets it.
+ * With --large-count (an MPI with MPI-4's large-count collectives,
+ * HAVE_MPI_ALLREDUCE_C) every collective but barrier is called through its
+ * _c form (MPI_I<coll>_c, MPI_<Coll>_init_c, MPI_<Coll>_c).
  * Ends with "nbc: N passed, N failed". */
+#include "config.h"
 #include "collshim.h"
 #include "bench/pcoll.h"
 
@@ -36,6 +40,7 @@
 static int world_rank, world_size;
 static MPI_Comm agree_comm; /* verdicts only, through the vendor */
 static int passed, failed, no_alg_check;
+static int large_count; /* --large-count: the _c forms */
 
 /* ------------------------------------------------------------ the cases */
 
@@ -135,10 +140,11 @@ static void case_end(struct nbc_case *c)
     MPI_Allreduce(&c->failed, &any, 1, MPI_INT, MPI_MAX, agree_comm);
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, agree_comm);
     collshim_bypass(0);
+    const char *form = large_count ? " (large-count forms)" : "";
     if (any && world_rank == first)
-        printf("FAIL %s: rank %d: %s\n", c->what, world_rank, c->why);
+        printf("FAIL %s%s: rank %d: %s\n", c->what, form, world_rank, c->why);
     else if (!any && world_rank == 0)
-        printf("ok   %s\n", c->what);
+        printf("ok   %s%s\n", c->what, form);
     fflush(stdout);
     any ? failed++ : passed++;
 }
@@ -286,9 +292,45 @@ static void op_free(struct op *o)
      : (how) == PERSISTENT ? PERSISTENT_INIT(Coll)(__VA_ARGS__, MPI_INFO_NULL, &o->req) \
                            : MPI_I##icoll(__VA_ARGS__, &o->req))
 
+#ifdef HAVE_MPI_ALLREDUCE_C
+/* The same through the large-count forms (barrier has none). */
+#define CALL_C(how, Coll, icoll, ...)                                                   \
+    ((how) == BLOCKING     ? MPI_##Coll##_c(__VA_ARGS__)                                \
+     : (how) == PERSISTENT ? MPI_##Coll##_init_c(__VA_ARGS__, MPI_INFO_NULL, &o->req)   \
+                           : MPI_I##icoll##_c(__VA_ARGS__, &o->req))
+
+static int op_call_large(struct op *o, enum how how)
+{
+    MPI_Count n = o->n;
+    int r = o->root;
+    MPI_Comm c = o->comm;
+    int *in = o->in, *out = o->out;
+    switch (o->kind) {
+    case K_ALLREDUCE: return CALL_C(how, Allreduce, allreduce, in, out, n, MPI_INT, MPI_SUM, c);
+    case K_BCAST: return CALL_C(how, Bcast, bcast, out, n, MPI_INT, r, c);
+    case K_ALLGATHER:
+        return CALL_C(how, Allgather, allgather, in, n, MPI_INT, out, n, MPI_INT, c);
+    case K_ALLTOALL: return CALL_C(how, Alltoall, alltoall, in, n, MPI_INT, out, n, MPI_INT, c);
+    case K_RSB:
+        return CALL_C(how, Reduce_scatter_block, reduce_scatter_block, in, out, n, MPI_INT,
+                      MPI_SUM, c);
+    case K_SCAN: return CALL_C(how, Scan, scan, in, out, n, MPI_INT, MPI_SUM, c);
+    case K_EXSCAN: return CALL_C(how, Exscan, exscan, in, out, n, MPI_INT, MPI_SUM, c);
+    case K_REDUCE: return CALL_C(how, Reduce, reduce, in, out, n, MPI_INT, MPI_SUM, r, c);
+    case K_GATHER: return CALL_C(how, Gather, gather, in, n, MPI_INT, out, n, MPI_INT, r, c);
+    case K_SCATTER: return CALL_C(how, Scatter, scatter, in, n, MPI_INT, out, n, MPI_INT, r, c);
+    default: return MPI_ERR_OTHER;
+    }
+}
+#endif
+
 static int op_call(struct op *o, enum how how)
 {
     int n = o->n, r = o->root;
+#ifdef HAVE_MPI_ALLREDUCE_C
+    if (large_count && o->kind != K_BARRIER)
+        return op_call_large(o, how);
+#endif
     MPI_Comm c = o->comm;
     int *in = o->in, *out = o->out;
     switch (o->kind) {
@@ -1000,6 +1042,15 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_dup(MPI_COMM_WORLD, &agree_comm);
     no_alg_check = v && *v && strcmp(v, "0");
+    large_count = argc > 1 && !strcmp(argv[1], "--large-count");
+#ifndef HAVE_MPI_ALLREDUCE_C
+    if (large_count) {
+        if (world_rank == 0)
+            printf("nbc: this MPI has no large-count collectives (MPI_Allreduce_c, ...)\n");
+        MPI_Finalize();
+        return 2;
+    }
+#endif
     if (no_alg_check && world_rank == 0)
         printf("nbc: NBC_NO_ALG_CHECK is set: which algorithm ran is NOT checked "
                "(development aid)\n");

@@ -14,8 +14,13 @@
  * (MPI_I<coll> + MPI_Wait: the schedule, its request and its arrays come
  * from the same cache, or are a finished identical call's, reused), then
  * persistent ones (MPI_<Coll>_init once, not counted; each MPI_Start +
- * MPI_Wait is a call). */
+ * MPI_Wait is a call). Where the MPI has MPI-4's large-count collectives
+ * (HAVE_MPI_ALLREDUCE_C), the three modes again at 8 B through their _c
+ * forms (MPI_Bcast_c, MPI_Ibcast_c, MPI_Bcast_init_c): a large-count
+ * call's arrays are the caller's too, so it allocates no more. */
 #define _GNU_SOURCE
+#include "config.h"
+
 #include <link.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -139,20 +144,26 @@ static int run_case(struct collop *c, const char *coll, const char *alg, long lo
 /* Every algorithm of coll at one size; returns the algorithms that ran.
  * One its declared restrictions allow must run; one they exclude may not
  * (another runs instead, and is not judged here). */
-static int check_coll_size(int rank, int size, int coll, size_t bytes)
+static int check_coll_size(int rank, int size, int coll, size_t bytes, int large)
 {
     const char *name = collop_name(coll);
     struct collop c;
     int ran_any = 0;
     if (collop_setup(&c, coll, MPI_COMM_WORLD, bytes, MPI_FLOAT, 0))
         return 0;
+    if (large && (!strcmp(name, "barrier") || collop_large_count(&c))) { /* no _c form */
+        collop_free(&c);
+        return 0;
+    }
     for (int i = 0; i < collshim_algorithm_count(name); i++) {
         const char *alg = collshim_algorithm_name(name, i);
         char what[200];
         long long allocs = 0;
         int can = collshim_algorithm_can_run(name, alg, size, c.count, 1, 1, 0) == 1;
         int ran = run_case(&c, name, alg, &allocs);
-        const char *mode_name = mode_names[mode];
+        char mode_name[32];
+        snprintf(mode_name, sizeof mode_name, "%s%s", mode_names[mode],
+                 large ? " large-count" : "");
         snprintf(what, sizeof what, "%s/%s %s %zu B: ran, forced, %d times", name, alg, mode_name,
                  bytes, CALLS + 2);
         if (can || ran)
@@ -183,7 +194,13 @@ int main(int argc, char **argv)
         for (int coll = 0; coll < COLLOP_COUNT; coll++)
             for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
                 if (!only || !strcmp(only, collop_name(coll)))
-                    ran += check_coll_size(rank, size, coll, sizes[s]);
+                    ran += check_coll_size(rank, size, coll, sizes[s], 0);
+#ifdef HAVE_MPI_ALLREDUCE_C
+    for (mode = BLOCKING; mode < MODES; mode++)
+        for (int coll = 0; coll < COLLOP_COUNT; coll++)
+            if (!only || !strcmp(only, collop_name(coll)))
+                ran += check_coll_size(rank, size, coll, 8, 1);
+#endif
     expect(rank, ran > 0, "forced algorithms ran");
     /* The counter must see collshim's allocations: the first calls of a
      * cold start (contexts, first temporaries) made some. */

@@ -10,7 +10,9 @@
  *   - no step reads or writes bytes that a receive posted earlier fills,
  *     before the wait on that receive (a send of them, a copy, a reduction,
  *     another receive).
- * Cases: p = 1-9, 16, 17 and 64; counts 0, 1, 5 and 33 (per block);
+ * Cases: p = 1-9, 16, 17 and 64; counts 0, 1, 5 and 33 (per block; at
+ * count 5 the count and displacement arrays are MPI_Aint, as a large-count
+ * call's, MPI_Gatherv_c's, are, elsewhere int);
  * MPI_INT and a vector type with gaps; roots first and last; in place and
  * not; MPI_SUM and a non-commutative user op; every native algorithm of
  * every collective that its restrictions let run (one node; the
@@ -35,11 +37,13 @@ struct rank_call {
     struct coll_args a;
     char *sbuf, *rbuf;
     int scounts[MAX_P], sdispls[MAX_P], rcounts[MAX_P], rdispls[MAX_P];
+    MPI_Aint wide[4][MAX_P]; /* the same four as MPI_Aint */
     MPI_Datatype stypes[MAX_P], rtypes[MAX_P];
 };
 
 struct shape {
     int p, n, root, in_place;
+    int wide; /* count and displacement arrays of MPI_Aint */
     MPI_Datatype type;
     MPI_Op op;
 };
@@ -86,10 +90,14 @@ static void make_call(struct rank_call *c, enum coll_id coll, const struct shape
     fill_blocks(sh, coll, r, c->rcounts, c->rdispls);
     for (int i = 0; i < sh->p; i++)
         c->stypes[i] = c->rtypes[i] = sh->type;
-    a->sendcounts = c->scounts;
-    a->sdispls = c->sdispls;
-    a->recvcounts = c->rcounts;
-    a->rdispls = c->rdispls;
+    for (int i = 0; i < sh->p; i++) {
+        c->wide[0][i] = c->scounts[i], c->wide[1][i] = c->sdispls[i];
+        c->wide[2][i] = c->rcounts[i], c->wide[3][i] = c->rdispls[i];
+    }
+    a->sendcounts = sh->wide ? COLL_ARRAY(c->wide[0]) : COLL_ARRAY(c->scounts);
+    a->sdispls = sh->wide ? COLL_ARRAY(c->wide[1]) : COLL_ARRAY(c->sdispls);
+    a->recvcounts = sh->wide ? COLL_ARRAY(c->wide[2]) : COLL_ARRAY(c->rcounts);
+    a->rdispls = sh->wide ? COLL_ARRAY(c->wide[3]) : COLL_ARRAY(c->rdispls);
     a->sendtypes = c->stypes;
     a->recvtypes = c->rtypes;
     if (coll == COLL_gatherv || coll == COLL_allgatherv)
@@ -372,8 +380,9 @@ static void check_case(int alg, enum coll_id coll, const struct shape *sh)
     if (problem[0]) {
         failed++;
         if (quiet_failures++ < 40)
-            printf("FAIL %s %s p=%d count=%d root=%d in_place=%d %s op=%s: %s\n",
-                   coll_name(coll), row->name, p, sh->n, sh->root, sh->in_place,
+            printf("FAIL %s %s p=%d count=%d%s root=%d in_place=%d %s op=%s: %s\n",
+                   coll_name(coll), row->name, p, sh->n, sh->wide ? " (MPI_Aint arrays)" : "",
+                   sh->root, sh->in_place,
                    sh->type == MPI_INT ? "MPI_INT" : "vector", sh->op == MPI_SUM ? "sum" : "user",
                    problem);
     } else {
@@ -408,7 +417,7 @@ int main(int argc, char **argv)
                     if (p == 64 && variant) /* one shape at 64: the big ones are slow */
                         continue;
                     struct shape sh = {p, counts[ci], variant & 1 ? p - 1 : 0, variant >> 1,
-                                       variant & 1 ? vector : MPI_INT,
+                                       counts[ci] == 5, variant & 1 ? vector : MPI_INT,
                                        variant & 1 ? user : MPI_SUM};
                     if (is_reduction((enum coll_id)c) && sh.op == MPI_SUM && sh.type != MPI_INT)
                         sh.type = MPI_INT;
