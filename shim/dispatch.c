@@ -87,7 +87,13 @@ static void verbose_forward(const struct comm_ctx *ctx)
 /* Where a call goes. The checks are local and come before any
  * communication, the context's agreement included, so a bad argument on
  * every rank fails on every rank and no rank is left waiting. */
-enum route { ROUTE_NATIVE, ROUTE_VENDOR, ROUTE_ERROR, ROUTE_BROKEN };
+enum route {
+    ROUTE_NATIVE,  /* collshim's selection runs it */
+    ROUTE_VENDOR,  /* the vendor, untouched: collshim off, bypassed or not set up */
+    ROUTE_FORWARD, /* the vendor, on collshim's behalf: no context yet, or a forwarded one */
+    ROUTE_ERROR,
+    ROUTE_BROKEN
+};
 
 /* COLLSHIM_VERBOSE: once, that a nonblocking call met a communicator
  * without a context. */
@@ -133,14 +139,14 @@ static enum route route_call(struct coll_args *a, MPI_Comm comm, struct comm_ctx
     if (!ctx && !may_agree) {
         if (settings.verbose)
             verbose_no_context(a);
-        return ROUTE_VENDOR;
+        return ROUTE_FORWARD;
     }
     if (!ctx && (*err = ctx_get(comm, &ctx)))
         return ROUTE_ERROR;
     if (ctx->forwarded) {
         if (settings.verbose)
             verbose_forward(ctx);
-        return ROUTE_VENDOR;
+        return ROUTE_FORWARD;
     }
     a->comm = ctx_shadow();
     a->env = &shim_env;
@@ -159,12 +165,29 @@ int shim_collective(struct coll_args *a, MPI_Comm comm)
     switch (route_call(a, comm, &ctx, 1, &err)) {
     case ROUTE_BROKEN: return err;
     case ROUTE_ERROR: return shim_raise(a, err);
-    case ROUTE_VENDOR: return vendor_run(a);
+    case ROUTE_VENDOR:
+    case ROUTE_FORWARD: return vendor_run(a);
     default: break;
     }
     a->tag = ctx->tag + (int)a->coll;
     err = run_selected(a, ctx);
     return err < 0 ? -err : shim_raise(a, err);
+}
+
+/* A nonblocking or persistent call the vendor runs on collshim's behalf.
+ * A persistent one goes to the vendor's persistent form only where that
+ * works (vendor_has_init): elsewhere each start runs the vendor's
+ * nonblocking form, as for a persistent call collshim's table gives the
+ * vendor. */
+static int forward_icollective(struct coll_args *a, enum nbc_kind kind, MPI_Info info,
+                               MPI_Request *req)
+{
+    if (kind != NBC_PERSISTENT)
+        return vendor_start(a, req);
+    if (vendor_has_init(a))
+        return vendor_init(a, info, req);
+    a->env = &shim_env;
+    return shim_raise(a, nbc_vendor_scheduled(a, NULL, registry_vendor(a->coll), req));
 }
 
 int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI_Info info,
@@ -177,6 +200,7 @@ int shim_icollective(struct coll_args *a, MPI_Comm comm, enum nbc_kind kind, MPI
     case ROUTE_ERROR: return shim_raise(a, err);
     case ROUTE_VENDOR:
         return kind == NBC_PERSISTENT ? vendor_init(a, info, req) : vendor_start(a, req);
+    case ROUTE_FORWARD: return forward_icollective(a, kind, info, req);
     default: break;
     }
     struct tune_choice choice = select_choose(a, 1, 0);

@@ -183,8 +183,9 @@ int nbc_persistent_start(struct nbc_request *r);
 int nbc_persistent_free(struct nbc_request *r, MPI_Request *req);
 /* A vendor persistent request whose starts count as runs of row alg. */
 int nbc_vendor_persistent(const struct coll_args *a, int alg, MPI_Info info, MPI_Request *req);
-/* Where the library has no persistent form: a persistent request whose
- * every start runs the vendor's nonblocking collective (counted as row alg). */
+/* Where the library has no working persistent form: a persistent request
+ * whose every start runs the vendor's nonblocking collective (counted as
+ * row alg); ctx is NULL for a communicator collshim has no context for. */
 int nbc_vendor_scheduled(const struct coll_args *a, struct comm_ctx *ctx, int alg,
                          MPI_Request *req);
 int nbc_persistent_is_vendor(const struct nbc_request *r);
