@@ -284,7 +284,10 @@ static void run_algorithm(const struct options *o, const struct fcase *c, const 
         report_failure(o, &s, why);
         t->failed++;
     } else if (s.mismatch) {
-        report_failure(o, &s, s.first);
+        char why[sizeof s.first + 96];
+        snprintf(why, sizeof why, "%s%s", s.first,
+                 ran ? "" : " (the forced algorithm did not run: the vendor or the table's choice did)");
+        report_failure(o, &s, why);
         t->failed++;
     } else if (ran) {
         t->passed++;
