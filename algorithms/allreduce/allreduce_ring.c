@@ -12,7 +12,7 @@
  *           allgather       s=0: 0->1 blk 0, ... s=1: 0->1 blk 2, ...
  *
  * Blocks are cut into segments of a->params.seg bytes (default 64k,
- * RING_DEFAULT_SEG): all receives of a step are posted before the first
+ * SEG_DEFAULT_RING): all receives of a step are posted before the first
  * is reduced and every finished segment is forwarded at once, so
  * receiving, reducing and sending overlap
  * (common/reduce_scatter_core_ring.c). Each block is reduced once and copied:

@@ -22,15 +22,15 @@
  * partly filled; nothing else changes. */
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
+#include "algorithms/segments.h"
 
-#define BCAST_BINARY_PIPELINE_SEG_DEFAULT (64 * 1024)
 
 int bcast_binary_pipeline(const struct coll_args *a)
 {
     struct bcast_bytes b;
     int p = a->size, rel = pattern_rel(a->rank, a->root, p), kids[2], nkids = 0, err;
     int parent = rel > 0 ? pattern_abs(bcast_pattern_binary_parent(rel), a->root, p) : -1;
-    size_t seg = a->params.seg ? a->params.seg : BCAST_BINARY_PIPELINE_SEG_DEFAULT;
+    size_t seg = a->params.seg ? a->params.seg : SEG_DEFAULT_BCAST_BINARY_PIPELINE;
     if (p == 1)
         return MPI_SUCCESS;
     if ((err = bcast_bytes_open(&b, a)) || b.n == 0)

@@ -19,15 +19,15 @@
  * Non-power-of-two p: nothing special, a chain has any length. */
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
+#include "algorithms/segments.h"
 
-#define BCAST_PIPELINE_SEG_DEFAULT (64 * 1024)
 
 int bcast_pipeline(const struct coll_args *a)
 {
     struct bcast_bytes b;
     int p = a->size, rel = pattern_rel(a->rank, a->root, p), err, next;
     int parent = rel > 0 ? pattern_abs(rel - 1, a->root, p) : -1;
-    size_t seg = a->params.seg ? a->params.seg : BCAST_PIPELINE_SEG_DEFAULT;
+    size_t seg = a->params.seg ? a->params.seg : SEG_DEFAULT_BCAST_PIPELINE;
     if (p == 1)
         return MPI_SUCCESS;
     if ((err = bcast_bytes_open(&b, a)) || b.n == 0)

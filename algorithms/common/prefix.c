@@ -3,6 +3,7 @@
 #include "algorithms/common/prefix.h"
 #include "engine/buf.h"
 #include "engine/p2p.h"
+#include "algorithms/segments.h"
 
 /* ---- recursive doubling ---- */
 
@@ -65,10 +66,10 @@ int prefix_recursive_doubling(const struct coll_args *a, int exclusive)
 
 /* ---- the pipelined chain ---- */
 
-/* Elements per segment: a->params.seg bytes (default PREFIX_DEFAULT_SEG). */
+/* Elements per segment: a->params.seg bytes (default SEG_DEFAULT_PREFIX). */
 static MPI_Aint chain_seg_count(const struct coll_args *a)
 {
-    size_t seg = a->params.seg ? a->params.seg : PREFIX_DEFAULT_SEG;
+    size_t seg = a->params.seg ? a->params.seg : SEG_DEFAULT_PREFIX;
     size_t tsize = (size_t)buf_type_size(a->datatype);
     size_t n = tsize ? seg / tsize : (size_t)a->count;
     return n < 1 ? 1 : n > (size_t)a->count ? a->count : (MPI_Aint)n;

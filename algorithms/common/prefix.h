@@ -8,7 +8,6 @@
 #include "algorithms/coll.h"
 
 /* Segment size of the linear chain when a->params.seg is 0. */
-#define PREFIX_DEFAULT_SEG (64 * 1024)
 
 /* Partners rank XOR 2^k; exclusive = 1 for exscan. */
 int prefix_recursive_doubling(const struct coll_args *a, int exclusive);

@@ -27,6 +27,7 @@
 #include "engine/scratch.h"
 
 #include <stdlib.h>
+#include "algorithms/segments.h"
 
 struct ring {
     const struct coll_args *a;
@@ -58,7 +59,7 @@ static void *seg_at(const struct ring *g, const void *blk, int k)
  * parameters are the same everywhere. */
 static MPI_Aint seg_elems(const struct coll_args *a, const struct reduce_scatter_core_blocks *b)
 {
-    size_t bytes = a->params.seg ? a->params.seg : RING_DEFAULT_SEG;
+    size_t bytes = a->params.seg ? a->params.seg : SEG_DEFAULT_RING;
     size_t size = buf_type_size(a->datatype), elems = size ? bytes / size : 1;
     size_t most = a->params.outstanding > 0 ? (size_t)a->params.outstanding : RING_MAX_SEGS;
     if (most > RING_SEGS_LIMIT)

@@ -1,7 +1,7 @@
 /* reduce_scatter_core_ring.h - segmented ring passes
  * (reduce_scatter_core_ring.c) shared by the ring reduce-scatters and
  * allreduce_ring: p-1 steps to the right neighbour, each block cut into
- * segments of a->params.seg bytes (default RING_DEFAULT_SEG) so that
+ * segments of a->params.seg bytes (default SEG_DEFAULT_RING) so that
  * receiving, reducing and forwarding overlap. At most a->params.outstanding
  * segments per block (default RING_MAX_SEGS): longer blocks get longer
  * segments, which bounds the requests in flight (Open MPI 4.1.4 mismatched
@@ -11,8 +11,8 @@
 #define COLLSHIM_REDUCE_SCATTER_CORE_RING_H
 
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/segments.h"
 
-#define RING_DEFAULT_SEG 65536
 #define RING_MAX_SEGS 256
 /* Cap of outstanding=: a pass keeps up to two blocks in flight per peer. */
 #define RING_SEGS_LIMIT 16384

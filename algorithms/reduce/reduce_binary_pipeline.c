@@ -26,12 +26,12 @@
  * p - 2, at twice the per-segment work of the chain (Traff; Sanders,
  * Speck & Traff 2009 on pipelined binary trees). */
 #include "algorithms/common/reduce_tree.h"
+#include "algorithms/segments.h"
 
-#define REDUCE_BINARY_PIPELINE_SEG (32 * 1024)
 
 int reduce_binary_pipeline(const struct coll_args *a)
 {
-    size_t seg = a->params.seg ? a->params.seg : REDUCE_BINARY_PIPELINE_SEG;
+    size_t seg = a->params.seg ? a->params.seg : SEG_DEFAULT_REDUCE_BINARY_PIPELINE;
     return reduce_tree(REDUCE_TREE_BINARY, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
                        a->root, seg, a);
 }

@@ -22,12 +22,12 @@
  * the arithmetic stay busy and the time tends to n (beta + gamma), but
  * the p - 2 fill steps make it lose to trees as p grows. */
 #include "algorithms/common/reduce_tree.h"
+#include "algorithms/segments.h"
 
-#define REDUCE_PIPELINE_SEG (32 * 1024)
 
 int reduce_pipeline(const struct coll_args *a)
 {
-    size_t seg = a->params.seg ? a->params.seg : REDUCE_PIPELINE_SEG;
+    size_t seg = a->params.seg ? a->params.seg : SEG_DEFAULT_REDUCE_PIPELINE;
     return reduce_tree(REDUCE_TREE_CHAIN, a->sendbuf, a->recvbuf, a->count, a->datatype, a->op,
                        a->root, seg, a);
 }
