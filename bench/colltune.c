@@ -23,9 +23,15 @@
 #include "algorithms/coll.h"
 
 #include <getopt.h>
+#include <limits.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+extern char **environ;
 
 static int print_errors; /* rank 0 says what is wrong */
 
@@ -69,7 +75,7 @@ static const struct sweep_row default_sweeps[] = {
 #define MAX_SWEEPS 64
 
 struct options {
-    const char *colls, *nps, *sizes, *output, *exclude, *csv, *check;
+    const char *colls, *nps, *sizes, *output, *exclude, *csv, *check, *export_path;
     double budget, min_gain, max_call;
     int root, verify, max_reps;
     enum fence_kind fence;
@@ -90,6 +96,8 @@ static const char usage[] =
     "  -o, --output PATH    the table (default colltune-FLAVOUR-npN.table)\n"
     "      --csv PATH       every arm of every case as collbench's CSV (sweep and\n"
     "                       verification)\n"
+    "      --export PATH    also write the table in this MPI's own format, for the\n"
+    "                       library alone (colltune-export, doc/export.md)\n"
     "  -x, --exclude LIST   algorithms to leave out\n"
     "  -S, --sweep SPEC     COLL:ALG:PARAM=V/V[:PARAM=V/V] replaces the values swept for\n"
     "                       that algorithm (repeatable); none: no parameter sweeps\n"
@@ -161,7 +169,7 @@ static int parse_options(struct options *o, int argc, char **argv)
         {"min-gain", 1, 0, 'g'}, {"type", 1, 0, 'T'}, {"root", 1, 0, 'r'},
         {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"no-verify", 0, 0, 'V'},
         {"csv", 1, 0, 'C'}, {"check", 1, 0, 'K'}, {"fence", 1, 0, 'F'},
-        {"max-reps", 1, 0, 'R'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"max-reps", 1, 0, 'R'}, {"export", 1, 0, 'E'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch, bad = 0;
     memset(o, 0, sizeof *o);
     o->colls = "all", o->sizes = "4:1m", o->min_gain = 0.03, o->max_call = 1.0;
@@ -200,6 +208,7 @@ static int parse_options(struct options *o, int argc, char **argv)
             break;
         case 'C': o->csv = optarg; break;
         case 'K': o->check = optarg; break;
+        case 'E': o->export_path = optarg; break;
         case 'F':
             if ((bad = fence_parse(optarg) < 0))
                 SAY("--fence \"%s\": the fences are window and barrier\n", optarg);
@@ -650,6 +659,29 @@ static int check_table(struct options *o, struct tune_run *r)
     return rc;
 }
 
+/* colltune-export, installed beside colltune (in a build tree, colltune
+ * runs from .libs/ and colltune-export one level up), on the table. */
+static int export_table(const char *table, const char *out)
+{
+    char self[PATH_MAX], tool[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0';
+    snprintf(tool, sizeof tool, "%s/colltune-export", self);
+    if (access(tool, X_OK) && strlen(self) > 6 && !strcmp(self + strlen(self) - 6, "/.libs"))
+        snprintf(tool, sizeof tool, "%.*s/colltune-export", (int)strlen(self) - 6, self);
+    pid_t pid;
+    int status;
+    char *argv[] = {tool, (char *)table, (char *)out, NULL};
+    if (posix_spawn(&pid, tool, NULL, NULL, argv, environ) || waitpid(pid, &status, 0) < 0) {
+        SAY("--export: cannot run %s\n", tool);
+        return -1;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 /* Measure, choose, write, load, verify. Returns the exit status. */
 static int run(struct options *o, struct tune_run *r, int argc, char **argv, int world)
 {
@@ -704,9 +736,10 @@ static int run(struct options *o, struct tune_run *r, int argc, char **argv, int
     if (r->rank == 0)
         fprintf(stderr, "colltune: wrote %s in %s; use it with COLLSHIM_TUNING_FILE=%s\n", path, t,
                 path);
+    int exported = r->rank || !table || !o->export_path || export_table(path, o->export_path) == 0;
     free(prov);
     free(rules);
-    return table || r->rank ? 0 : 1;
+    return table || r->rank ? (exported ? 0 : 1) : 1;
 }
 
 int main(int argc, char **argv)

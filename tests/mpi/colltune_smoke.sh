@@ -11,12 +11,19 @@ trap 'rm -rf "$tmp"' EXIT
 table=$tmp/t.table
 tune="$TOP_BUILDDIR/colltune"
 
-mpi_run 2 -- "$tune" -c allreduce -m 4:16k -b 20 -o "$table" > "$tmp/out.txt" 2> "$tmp/err.txt"
+mpi_run 2 -- "$tune" -c allreduce -m 4:16k -b 20 -o "$table" --export "$tmp/t.vendor" \
+    > "$tmp/out.txt" 2> "$tmp/err.txt"
 rc=$?
 cat "$tmp/out.txt" "$tmp/err.txt"
 expect "colltune exits 0" [ "$rc" -eq 0 ]
 expect "table written" test -s "$table"
 expect "table has the provenance header" grep -q '^# mpi: ' "$table"
+if [ "$FLAVOUR" = openmpi ]; then
+    expect "--export wrote Open MPI's rules file" grep -q '^# Open MPI coll/tuned dynamic rules' "$tmp/t.vendor"
+else
+    expect "--export wrote MPICH's two trees" \
+        bash -c "grep -q '\"collective=allreduce\"' '$tmp/t.vendor' && grep -q 'composition=MPIDI_' '$tmp/t.vendor-ch4'"
+fi
 expect "table names the command line" grep -q '^# command: .*colltune -c allreduce' "$table"
 # measured at np 2: its rules reach np 4, twice that, and no further
 expect "table has allreduce rules" grep -qE '^allreduce +np=2-4 .*@[a-z_]+' "$table"
