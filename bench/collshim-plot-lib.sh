@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # collshim-plot-lib.sh - what the plot scripts of collshim share: their
-# options, gnuplot's terminals and axes, running gnuplot. Sourced
+# options, gnuplot's terminals and axes, colours, running gnuplot. Sourced
 # by them from their own directory (bench/ in the source tree, $(bindir)
 # once installed), never run.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
@@ -58,6 +58,14 @@ plot_terminal() {
         png) echo "set terminal pngcairo size 1100,700 noenhanced font ',10'" ;;
         svg) echo "set terminal svg size 1100,700 dynamic noenhanced font 'sans,10'" ;;
     esac
+}
+
+# plot_colour I: the colour of the I-th line of a picture (from 0), told
+# apart from the black of the references.
+plot_colours=('#e41a1c' '#377eb8' '#4daf4a' '#984ea3' '#ff7f00' '#a65628' '#f781bf' '#17becf'
+    '#bcbd22')
+plot_colour() {
+    echo "${plot_colours[$1 % ${#plot_colours[@]}]}"
 }
 
 # plot_size_axis LABEL: a logarithmic x axis of bytes (1k, 64k, 1M), the key
