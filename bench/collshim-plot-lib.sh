@@ -92,6 +92,15 @@ set yrange [0:*]
 EOF
 }
 
+# plot_sort_by_x FILE...: each data file's lines in the order of their first
+# column, x (a file that is not there is passed over).
+plot_sort_by_x() {
+    local file
+    for file in "$@"; do
+        [ ! -e "$file" ] || sort -g -o "$file" "$file"
+    done
+}
+
 # plot_draw SCRIPT OUTPUT...: run gnuplot on SCRIPT, check that it wrote each
 # OUTPUT and say their names on stdout, one line for the lot.
 plot_draw() {
