@@ -650,6 +650,20 @@ static int check_table(struct options *o, struct tune_run *r)
     return rc;
 }
 
+/* --csv: rank 0 opens the CSV and writes its header lines, before the
+ * sweep or, with --check, the verification alone. */
+static void open_csv(const struct options *o, struct tune_run *r, const char *prov)
+{
+    if (r->rank == 0 && o->csv && !(r->csv = fopen(o->csv, "w")))
+        perror(o->csv);
+    if (r->csv) {
+        fputs(prov ? prov : "", r->csv);
+        out_model(r->csv, &r->model);
+        out_fence(r->csv, r->fence);
+        out_csv_header(r->csv);
+    }
+}
+
 /* Measure, choose, write, load, verify. Returns the exit status. */
 static int run(struct options *o, struct tune_run *r, int argc, char **argv, int world)
 {
@@ -664,17 +678,13 @@ static int run(struct options *o, struct tune_run *r, int argc, char **argv, int
     char *prov = bench_provenance(MPI_COMM_WORLD, "colltune", argc, argv);
     split_comms(r);
     bound_measure(MPI_COMM_WORLD, r->type, &r->model);
+    open_csv(o, r, prov);
     if (o->check) {
+        int rc = check_table(o, r);
+        if (r->csv)
+            fclose(r->csv);
         free(prov);
-        return check_table(o, r);
-    }
-    if (r->rank == 0 && o->csv && !(r->csv = fopen(o->csv, "w")))
-        perror(o->csv);
-    if (r->csv) {
-        fputs(prov ? prov : "", r->csv);
-        out_model(r->csv, &r->model);
-        out_fence(r->csv, r->fence);
-        out_csv_header(r->csv);
+        return rc;
     }
     if (tune_run_plan(r) || !plan_budget(r))
         return 2;

@@ -3,8 +3,9 @@
 # writes its CSV (sweep and verification) and, under COLLSHIM_REPORT, a
 # report; collbench-plot must draw the sweep and the verification of the
 # CSV, collshim-report-plot the report, every picture non-empty and naming
-# what ran; both must refuse input that is not theirs, saying why. Skipped
-# (77) without gnuplot.
+# what ran; colltune --check's CSV gives the verification's pictures; both
+# scripts must refuse input that is not theirs, saying why. Skipped (77)
+# without gnuplot.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 command -v gnuplot > /dev/null || { echo "plots: no gnuplot, skipped"; exit 77; }
 tmp=$(mktemp -d)
@@ -36,6 +37,17 @@ expect "the verification names the algorithm auto ran (${ran:-none})" \
     grep -q ">ran ${ran:-NONE}<" "$tmp/tune/allreduce-np2-verify-latency.svg"
 expect "the verification draws the new table against the vendor" \
     grep -q '>auto, new table<' "$tmp/tune/allreduce-np2-verify-ratio.svg"
+
+# --check: the verification alone, of the table just written; its CSV has
+# no sweep, so only the verification's pictures.
+mpi_run 2 -- "$TOP_BUILDDIR/colltune" -c allreduce -m 4:64 --check "$tmp/t.table" \
+    --csv "$tmp/check.csv" > "$tmp/check.txt" 2>&1
+rc=$?
+expect "colltune --check --csv exits 0" [ "$rc" -eq 0 ] || cat "$tmp/check.txt"
+"$bench/collbench-plot" -f png "$tmp/check.csv" "$tmp/check" > /dev/null
+expect "--check's CSV: the verification's pictures" \
+    all_drawn "$tmp"/check/allreduce-np2-verify-{latency,ratio}.png
+expect "--check's CSV: no sweep, no sweep's pictures" [ ! -e "$tmp/check/allreduce-np2-latency.png" ]
 
 expect "COLLSHIM_REPORT wrote the report" test -s "$report"
 "$bench/collshim-report-plot" -f svg "$report" > "$tmp/report-plot.txt" 2>&1
