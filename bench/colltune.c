@@ -682,6 +682,20 @@ static int export_table(const char *table, const char *out)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* --csv: rank 0 opens the CSV and writes its header lines, before the
+ * sweep or, with --check, the verification alone. */
+static void open_csv(const struct options *o, struct tune_run *r, const char *prov)
+{
+    if (r->rank == 0 && o->csv && !(r->csv = fopen(o->csv, "w")))
+        perror(o->csv);
+    if (r->csv) {
+        fputs(prov ? prov : "", r->csv);
+        out_model(r->csv, &r->model);
+        out_fence(r->csv, r->fence);
+        out_csv_header(r->csv);
+    }
+}
+
 /* Measure, choose, write, load, verify. Returns the exit status. */
 static int run(struct options *o, struct tune_run *r, int argc, char **argv, int world)
 {
@@ -696,17 +710,13 @@ static int run(struct options *o, struct tune_run *r, int argc, char **argv, int
     char *prov = bench_provenance(MPI_COMM_WORLD, "colltune", argc, argv);
     split_comms(r);
     bound_measure(MPI_COMM_WORLD, r->type, &r->model);
+    open_csv(o, r, prov);
     if (o->check) {
+        int rc = check_table(o, r);
+        if (r->csv)
+            fclose(r->csv);
         free(prov);
-        return check_table(o, r);
-    }
-    if (r->rank == 0 && o->csv && !(r->csv = fopen(o->csv, "w")))
-        perror(o->csv);
-    if (r->csv) {
-        fputs(prov ? prov : "", r->csv);
-        out_model(r->csv, &r->model);
-        out_fence(r->csv, r->fence);
-        out_csv_header(r->csv);
+        return rc;
     }
     if (tune_run_plan(r) || !plan_budget(r))
         return 2;

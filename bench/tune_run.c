@@ -520,6 +520,8 @@ static int verify_case(struct tune_run *r, struct tune_case *tc, const struct be
         r->est_done += 2 * verify_cost(r, tc, r->level);
     }
     double bound = bound_time(tc->coll, np, (double)c.full_bytes, &r->model);
+    /* Each pair's vendor row stands beside its auto row (vendor, new;
+     * built-in, vendor): collbench-plot finds the verification's vendor so. */
     if (!err && r->csv) {
         out_csv_rows(r->csv, &c, arms, 2, tc->vres, bound);
         out_csv_rows(r->csv, &c, &arms[V_BUILTIN], 2, &tc->vres[V_BUILTIN], bound);
