@@ -80,7 +80,10 @@ struct node_shape {
     int nodes, ppn;
     unsigned char equal, block; /* 0 or 1; bytes, not bitfields: the key is
                                    built on every call (select/key.c) */
-    unsigned char spare[2];     /* zero: a shape has no padding (it is part of
+    unsigned char ranks_per_core; /* the job's ranks per core on its most loaded
+                                     node, rounded up (1: not oversubscribed;
+                                     shim/layout.c); 0 where unknown */
+    unsigned char spare[1];     /* zero: a shape has no padding (it is part of
                                    the key, which is compared with memcmp) */
 };
 _Static_assert(sizeof(struct node_shape) == 2 * sizeof(int) + 4, "struct node_shape has padding");

@@ -68,10 +68,11 @@ static void verbose_line(const struct coll_args *a, int alg, const struct coll_k
                     coll_name(a->coll), a->size, a->remote_size,
                     (unsigned long long)a->bytes, registry_table[alg].name);
         else
-            fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s -> %s\n",
+            fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s%s -> %s\n",
                     coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
                     a->shape.ppn, a->shape.equal ? "" : " unequal",
-                    a->shape.block ? "" : " interleaved", registry_table[alg].name);
+                    a->shape.block ? "" : " interleaved",
+                    a->shape.ranks_per_core > 1 ? " oversubscribed" : "", registry_table[alg].name);
         if (choose_settings.explain)
             explain_walk(key);
     }

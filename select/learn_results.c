@@ -237,7 +237,8 @@ static void format_entry_rule(const struct learn_entry *e, char *buf, size_t len
 {
     struct tune_rule r = {.coll = (enum coll_id)e->coll, .np_lo = e->np, .np_hi = e->np,
                           .nodes_lo = e->nodes, .nodes_hi = e->nodes, .ppn_lo = e->ppn,
-                          .ppn_hi = e->ppn, .alg = e->settled_alg, .params = e->params};
+                          .ppn_hi = e->ppn, .ranks_per_core_hi = TUNE_NP_INF,
+                          .alg = e->settled_alg, .params = e->params};
     r.bytes_lo = e->bucket ? 1ull << (e->bucket - 1) : 0;
     r.bytes_hi = e->bucket == 0 ? 1 : e->bucket >= 64 ? TUNE_BYTES_INF : 1ull << e->bucket;
     tune_format_rule(&r, buf, len);

@@ -202,6 +202,9 @@ static void write_header(FILE *f, const struct rank_info *info, int np)
     fprintf(f, "# collshim %s (%s build); MPI: %s\n", COLLSHIM_VERSION, COLLSHIM_FLAVOUR, version);
     fprintf(f, "# date: %s; %d rank%s on %d host%s (rank 0 on %s)\n", date, np,
             np == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s", info[0].host);
+    fprintf(f, "# ranks per core on the most loaded node: %d%s\n", layout_ranks_per_core(),
+            layout_ranks_per_core() > 1 ? " (oversubscribed: tables' ranks_per_core= rules apply)"
+                                        : "");
     fprintf(f, "# wall time (max over ranks, from library load to MPI_Finalize): %.3f s\n", wall);
     fprintf(f, "# time in collectives: %.6f s per rank on average (%.1f%% of wall time), "
                "%.6f s at the busiest rank\n",

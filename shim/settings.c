@@ -46,6 +46,9 @@ const struct setting settings_table[] = {
     {"COLLSHIM_NODES", TEXT(nodes), "`block:K`, `rr:K` or `0,0,1,...`", "the machine's",
      "the node of each world rank, instead of the machine's ([node-aware.md](node-aware.md))",
      1},
+    {"COLLSHIM_CORES", TEXT(cores), "N", "the CPUs the node's ranks may run on",
+     "the cores of each node, where the machine's CPU affinity would say otherwise: the "
+     "selection's `ranks_per_core` ([doc/tuning.md](doc/tuning.md))", 0},
     {"COLLSHIM_SCHEDULE_BLOCKING", FLAG(schedule_blocking), "1", "off",
      "blocking collectives run through the schedule engine, as a nonblocking call and its "
      "wait would", 1},

@@ -13,8 +13,8 @@ struct settings {
     int disable, verbose, explain, list, lazy_contexts, progress_thread, learn, schedule_blocking,
         test_no_vendor_init;
     /* texts: NULL when unset or empty (report: also when "0") */
-    const char *tune, *tuning_file, *report, *learn_charge, *learn_out, *nodes, *test_delay,
-        *test_nomem, *test_tag_ids;
+    const char *tune, *tuning_file, *report, *learn_charge, *learn_out, *nodes, *cores,
+        *test_delay, *test_nomem, *test_tag_ids;
 };
 extern struct settings settings;
 

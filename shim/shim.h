@@ -121,6 +121,9 @@ void layout_finalize(void);
 void layout_attach(struct coll_args *a, struct comm_ctx *ctx);
 /* MPI_COMM_WORLD's shape when np is its size: 1, else 0. */
 int layout_world_shape(int np, struct node_shape *shape);
+/* The job's ranks per core on its most loaded node, rounded up (1: not
+ * oversubscribed). */
+int layout_ranks_per_core(void);
 
 /* ---- init.c: lifecycle ---- */
 /* 1 once MPI is up and the shim configured; configures lazily. */

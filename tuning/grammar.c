@@ -205,21 +205,24 @@ static int parse_count_range(struct cursor *c, const char *p, size_t n, const ch
 static const struct {
     const char *name;
     size_t len;
-} count_fields[] = {{"np=", 3}, {"nodes=", 6}, {"ppn=", 4}, {"remote=", 7}};
-#define SEEN_INTER_WORD (1 << 4) /* bits 0-3: count_fields */
+} count_fields[] = {{"np=", 3}, {"nodes=", 6}, {"ppn=", 4}, {"remote=", 7},
+                    {"ranks_per_core=", 15}};
+#define FIELD_REMOTE 3
+#define SEEN_INTER_WORD (1 << 5) /* bits 0-4: count_fields */
 
 static int parse_count_field(struct cursor *c, const char *p, size_t n, struct tune_rule *r,
                              int field, int *seen)
 {
     int *ranges[][2] = {{&r->np_lo, &r->np_hi}, {&r->nodes_lo, &r->nodes_hi},
-                        {&r->ppn_lo, &r->ppn_hi}, {&r->remote_lo, &r->remote_hi}};
+                        {&r->ppn_lo, &r->ppn_hi}, {&r->remote_lo, &r->remote_hi},
+                        {&r->ranks_per_core_lo, &r->ranks_per_core_hi}};
     size_t len = count_fields[field].len;
-    char what[8];
+    char what[24];
     snprintf(what, sizeof what, "%.*s", (int)len - 1, count_fields[field].name);
     if ((*seen >> field) & 1)
         return fail(c, p, "%s= given twice in one rule", what);
     *seen |= 1 << field;
-    if (count_fields[field].name[0] == 'r')
+    if (field == FIELD_REMOTE)
         r->inter = 1; /* remote= names intercommunicator calls */
     return parse_count_range(c, p + len, n - len, what, ranges[field][0], ranges[field][1]);
 }
@@ -253,7 +256,7 @@ static int parse_param(struct cursor *c, const char *p, size_t n, struct tune_ru
     int is_seg = klen == 3 && !strncmp(p, "seg", 3);
     uint64_t v;
     if (!is_seg && !(klen == 11 && !strncmp(p, "outstanding", 11)))
-        return fail(c, p, "unknown parameter '%s'; known: np, nodes, ppn, remote, seg, outstanding",
+        return fail(c, p, "unknown parameter '%s'; known: np, nodes, ppn, ranks_per_core, remote, seg, outstanding",
                     token_text(p, klen));
     enum number got = parse_size(val, vlen, &v, &used);
     if (got == NUMBER_NONE || used != vlen)
@@ -321,7 +324,7 @@ static int parse_field(struct cursor *c, const char *p, size_t n, struct tune_ru
     }
     if (memchr(p, '=', n))
         return parse_param(c, p, n, r);
-    return fail(c, p, "expected np=LO-HI, nodes=LO-HI, ppn=LO-HI, inter, remote=LO-HI, "
+    return fail(c, p, "expected np=LO-HI, nodes=LO-HI, ppn=LO-HI, ranks_per_core=LO-HI, inter, remote=LO-HI, "
                       "a byte range LO-HI, @algorithm or a parameter, found '%s'",
                 token_text(p, n));
 }
@@ -351,6 +354,7 @@ static int parse_rule(struct cursor *c, struct tune_table *t)
 {
     struct tune_rule r = {.np_lo = 1, .np_hi = TUNE_NP_INF, .nodes_lo = 0,
                           .nodes_hi = TUNE_NP_INF, .ppn_lo = 0, .ppn_hi = TUNE_NP_INF,
+                          .ranks_per_core_lo = 0, .ranks_per_core_hi = TUNE_NP_INF,
                           .remote_lo = 1, .remote_hi = TUNE_NP_INF, .bytes_lo = 0,
                           .bytes_hi = TUNE_BYTES_INF, .alg = -1,
                           .line = c->line < INT_MAX ? (int)c->line : INT_MAX};
@@ -471,6 +475,8 @@ void tune_format_rule(const struct tune_rule *r, char *buf, size_t len)
     format_count_range("np", r->np_lo, r->np_hi, 1, np, sizeof np, &used);
     format_count_range("nodes", r->nodes_lo, r->nodes_hi, 0, np, sizeof np, &used);
     format_count_range("ppn", r->ppn_lo, r->ppn_hi, 0, np, sizeof np, &used);
+    format_count_range("ranks_per_core", r->ranks_per_core_lo, r->ranks_per_core_hi, 0, np,
+                       sizeof np, &used);
     if (r->inter)
         format_count_range("remote", r->remote_lo, r->remote_hi, 1, np, sizeof np, &used);
     tune_format_bytes(r->bytes_lo, lo, sizeof lo);

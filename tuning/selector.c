@@ -10,6 +10,8 @@ static int rule_fits(const struct tune_rule *r, const struct coll_key *k)
     return r->coll == k->coll && k->np >= r->np_lo && k->np <= r->np_hi &&
            k->shape.nodes >= r->nodes_lo && k->shape.nodes <= r->nodes_hi &&
            k->shape.ppn >= r->ppn_lo && k->shape.ppn <= r->ppn_hi &&
+           k->shape.ranks_per_core >= r->ranks_per_core_lo &&
+           k->shape.ranks_per_core <= r->ranks_per_core_hi &&
            k->bytes >= r->bytes_lo && k->bytes < r->bytes_hi && r->inter == (int)k->inter &&
            (!k->inter || (k->remote >= r->remote_lo && k->remote <= r->remote_hi));
 }

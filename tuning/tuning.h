@@ -6,7 +6,9 @@
  *
  * A rule is a collective, optional np=LO[-HI] (inclusive; HI may be inf),
  * optional nodes=LO[-HI] and ppn=LO[-HI] (nodes of the communicator, ranks
- * on its most populated node; inclusive, like np=),
+ * on its most populated node; inclusive, like np=), optional
+ * ranks_per_core=LO[-HI] (the job's ranks per core on its most loaded node,
+ * rounded up: 2-inf names oversubscribed jobs),
  * an optional byte range LO-HI (half-open [LO,HI), k/m/g = 2^10/2^20/2^30,
  * HI may be inf), @algorithm, and parameters seg=BYTES, outstanding=N.
  * Rules are separated by newlines or ';'. First match wins; a rule whose
@@ -35,6 +37,7 @@ struct tune_rule {
     int np_lo, np_hi;           /* inclusive */
     int nodes_lo, nodes_hi;     /* inclusive; 0-TUNE_NP_INF when not given */
     int ppn_lo, ppn_hi;         /* inclusive; 0-TUNE_NP_INF when not given */
+    int ranks_per_core_lo, ranks_per_core_hi; /* inclusive; 0-TUNE_NP_INF when not given */
     int inter;                  /* intercommunicator calls only (else intra only) */
     int remote_lo, remote_hi;   /* inter: the larger group's size, inclusive */
     uint64_t bytes_lo, bytes_hi; /* [lo, hi) */

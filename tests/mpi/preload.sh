@@ -61,6 +61,30 @@ for p in "${progs[@]}"; do
     done
 done
 
+# Oversubscription: with COLLSHIM_CORES=1 two ranks share one core, and
+# the rules for ranks_per_core=2-inf choose; with the machine's cores (2 or
+# more here) they do not. The report says which.
+rpc_tune="COLLSHIM_TUNE=allreduce ranks_per_core=2-inf @linear; allreduce @recursive_doubling"
+machine_cores=machine
+[ "$(nproc)" -ge 2 ] || { machine_cores=; echo "skip the machine's cores: fewer than 2 here"; }
+for cores in 1 $machine_cores; do
+    vars=("$pre" COLLSHIM_VERBOSE=1 "$rpc_tune" COLLSHIM_REPORT="$dir/report-$cores.txt")
+    [ "$cores" = 1 ] && vars+=(COLLSHIM_CORES=1)
+    mpi_run 2 "${vars[@]}" -- "$dir/plain_c" >"$log" 2>&1
+    expect "cores=$cores: right results" grep -q "plain_c: ok (np=2)" "$log"
+    if [ "$cores" = 1 ]; then
+        expect "cores=1: the job is oversubscribed and its rule chose linear" \
+            grep -q "collshim: allreduce np=2 bytes=.* oversubscribed -> linear" "$log"
+        expect "cores=1: the report says 2 ranks per core" \
+            grep -q "^# ranks per core on the most loaded node: 2 (oversubscribed" "$dir/report-$cores.txt"
+    else
+        expect "the machine's cores: not oversubscribed, the next rule chose" \
+            grep -q "collshim: allreduce np=2 bytes=.* ppn=2 -> recursive_doubling" "$log"
+        expect "the machine's cores: the report says 1 rank per core" \
+            grep -q "^# ranks per core on the most loaded node: 1$" "$dir/report-$cores.txt"
+    fi
+done
+
 # The other MPI's build of the same C program, under this build of collshim.
 if [ "$FLAVOUR" = openmpi ]; then other_cc=mpicc.mpich other_run=(mpiexec.mpich -n 2 -genv LD_PRELOAD "$LIBCOLLSHIM")
 else other_cc=mpicc.openmpi other_run=(mpirun.openmpi --oversubscribe -np 2 -x LD_PRELOAD="$LIBCOLLSHIM"); fi

@@ -168,11 +168,43 @@ START_TEST(selection_by_nodes_and_ppn)
 }
 END_TEST
 
+/* ranks_per_core= parses, prints back, and chooses only for oversubscribed
+ * jobs; a rule without it chooses for every job. */
+START_TEST(ranks_per_core_field)
+{
+    ck_assert_int_eq(tune_parse("bcast ranks_per_core=2-inf 512k-inf @binomial\n"
+                                "bcast @pipeline", "t", &t, err, sizeof err), 0);
+    ck_assert_int_eq(t.rules[0].ranks_per_core_lo, 2);
+    ck_assert_int_eq(t.rules[0].ranks_per_core_hi, TUNE_NP_INF);
+    ck_assert_int_eq(t.rules[1].ranks_per_core_lo, 0);
+    char line[256];
+    tune_format_rule(&t.rules[0], line, sizeof line);
+    ck_assert_msg(strstr(line, "ranks_per_core=2-inf") != NULL, "%s", line);
+    tune_format_rule(&t.rules[1], line, sizeof line);
+    ck_assert_msg(strstr(line, "ranks_per_core") == NULL, "%s", line);
+    struct coll_key k = {.coll = COLL_bcast, .np = 4, .bytes = 1 << 20, .count = 1 << 20,
+                         .commutative = 1, .predefined_op = 1, .shape = {1, 4, 1, 1, 2, {0}}};
+    ck_assert_str_eq(pick(k), "binomial");
+    k.shape.ranks_per_core = 1;
+    ck_assert_str_eq(pick(k), "pipeline");
+    k.shape.ranks_per_core = 0; /* unknown (a step, an intercommunicator) */
+    ck_assert_str_eq(pick(k), "pipeline");
+    tune_free(&t);
+    ck_assert_int_eq(tune_parse("bcast ranks_per_core=2 ranks_per_core=3 @binomial", "t", &t,
+                                err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "ranks_per_core= given twice") != NULL, "%s", err);
+    ck_assert_int_eq(tune_parse("bcast ranks_per_core=3-2 @binomial", "t", &t, err, sizeof err),
+                     -1);
+    ck_assert_int_eq(tune_parse("bcast ranks_per_core=2 @binomial", "t", &t, err, sizeof err), 0);
+    ck_assert_int_eq(t.rules[0].inter, 0); /* not remote= */
+}
+END_TEST
+
 Suite *node_suite(void)
 {
     return unit_suite("node", "layout", teardown,
                       UNIT_TESTS(specs_name_each_ranks_node, block_layout_with_unequal_nodes,
                                  round_robin_layout_through_peers,
                                  nodes_and_ppn_fields_parse_and_print,
-                                 selection_by_nodes_and_ppn));
+                                 selection_by_nodes_and_ppn, ranks_per_core_field));
 }
