@@ -81,11 +81,7 @@ static void say_use(const struct options *o, const char *path)
                "--mca coll_tuned_dynamic_rules_filename %s ...\n", path);
         return;
     }
-    size_t n = strlen(path);
-    if (n > 5 && !strcmp(path + n - 5, ".json"))
-        snprintf(device, sizeof device, "%.*s-ch4.json", (int)(n - 5), path);
-    else
-        snprintf(device, sizeof device, "%s-ch4", path);
+    export_mpich_device_path(path, device, sizeof device);
     printf("use it: mpiexec -genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE %s "
            "-genv MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE %s ...\n", path, device);
 }
@@ -94,8 +90,10 @@ int main(int argc, char **argv)
 {
     struct options o;
     struct tune_table table;
-    struct export_notes notes = {stdout, NULL, 0};
-    char err[4096], path[PATH_MAX];
+    char *said = NULL, err[4096], path[PATH_MAX];
+    size_t said_len = 0;
+    FILE *said_file = open_memstream(&said, &said_len);
+    struct export_notes notes = {said_file ? said_file : stdout, NULL, 0};
     if (parse(argc, argv, &o)) {
         fputs(usage, stderr);
         return 2;
@@ -107,29 +105,27 @@ int main(int argc, char **argv)
     /* MPICH reads the files by absolute path and crashes on one it cannot
      * open: the use line names the written file absolutely. */
     struct export_options eo = {o.ppn, o.library};
-    struct export_notes listing = {NULL, stdout, 0};
-    printf("colltune-export: %s for %s, %d rank%s per node; what it cannot say:\n", o.table,
-           o.format, o.ppn, o.ppn == 1 ? "" : "s");
+    if (o.list) {
+        notes.list = stdout;
+        printf("what the file says, range by range (collective, ranks, bytes, collshim's "
+               "choice -> the library's):\n");
+    }
     int rc = !strcmp(o.format, "openmpi")
                  ? export_openmpi(&table, &eo, o.output, &notes, err, sizeof err)
                  : export_mpich(&table, &eo, o.output, &notes, err, sizeof err);
     tune_free(&table);
+    if (said_file)
+        fclose(said_file);
     if (rc) {
         fprintf(stderr, "colltune-export: %s\n", err);
+        free(said);
         return 1;
     }
+    printf("colltune-export: %s for %s, %d rank%s per node; what it cannot say:\n%s", o.table,
+           o.format, o.ppn, o.ppn == 1 ? "" : "s", said ? said : "");
+    free(said);
     if (notes.count == 0)
         printf("  (nothing: every choice is said)\n");
-    if (o.list) {
-        printf("what the file says, range by range (collective, ranks, bytes, collshim's "
-               "choice -> the library's):\n");
-        tune_parse_file(o.table, &table, err, sizeof err);
-        if (!strcmp(o.format, "openmpi"))
-            export_openmpi(&table, &eo, o.output, &listing, err, sizeof err);
-        else
-            export_mpich(&table, &eo, o.output, &listing, err, sizeof err);
-        tune_free(&table);
-    }
     say_use(&o, realpath(o.output, path) ? path : o.output);
     return 0;
 }

@@ -75,5 +75,8 @@ int export_openmpi(const struct tune_table *table, const struct export_options *
                    const char *path, struct export_notes *notes, char *err, size_t errlen);
 int export_mpich(const struct tune_table *table, const struct export_options *o,
                  const char *path, struct export_notes *notes, char *err, size_t errlen);
+/* The device-level file export_mpich writes beside path: -ch4 before its
+ * .json (or after it, without one). */
+void export_mpich_device_path(const char *path, char *out, size_t len);
 
 #endif

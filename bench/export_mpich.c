@@ -141,7 +141,6 @@ static const struct {
 };
 
 enum mpich_level { LEVEL_GENERIC, LEVEL_DEVICE, LEVELS };
-static const char *const level_names[LEVELS] = {"generic (MPIR)", "device (ch4)"};
 
 /* One collective being written at one level. */
 struct mpich_writer {
@@ -402,8 +401,7 @@ static struct json_object *level_tree(struct json_arena *arena, const struct tun
     return tree;
 }
 
-/* path with -ch4 before its .json (or after it, without one). */
-static void device_path(const char *path, char *out, size_t len)
+void export_mpich_device_path(const char *path, char *out, size_t len)
 {
     size_t n = strlen(path);
     if (n > 5 && !strcmp(path + n - 5, ".json"))
@@ -438,7 +436,7 @@ int export_mpich(const struct tune_table *table, const struct export_options *o,
     char paths[LEVELS][4096];
     int rc = -1;
     snprintf(paths[LEVEL_GENERIC], sizeof paths[0], "%s", path);
-    device_path(path, paths[LEVEL_DEVICE], sizeof paths[0]);
+    export_mpich_device_path(path, paths[LEVEL_DEVICE], sizeof paths[0]);
     if (!library)
         snprintf(err, errlen, "cannot tell which MPICH library to read: name it (--mpich-library)");
     else if (builtin_trees(&arena, library, builtin, err, errlen) == 0) {
@@ -447,9 +445,6 @@ int export_mpich(const struct tune_table *table, const struct export_options *o,
             tree[l] = level_tree(&arena, table, o, (enum mpich_level)l, builtin[l], notes, said,
                                  err, errlen);
             rc = !tree[l] || arena.failed ? -1 : write_tree(paths[l], tree[l], err, errlen);
-            if (rc == 0 && notes->out)
-                fprintf(notes->out, "colltune-export: wrote the %s tree to %s\n", level_names[l],
-                        paths[l]);
         }
         if (arena.failed && rc == 0)
             snprintf(err, errlen, "out of memory"), rc = -1;
