@@ -78,6 +78,11 @@ enum alg_restriction {
     ALG_VENDOR            = 1u << 15,
 };
 
+/* An algorithm's predicted time on the machine model (algorithms/model.h). */
+struct cost_call;
+struct machine_model;
+typedef double (*coll_cost_fn)(const struct cost_call *c, const struct machine_model *m);
+
 /* One row of the registry: everything the project knows of an algorithm. */
 struct algorithm {
     enum coll_id coll;
@@ -86,6 +91,7 @@ struct algorithm {
     unsigned restrictions;
     const char *cost;     /* "Cost = ..." in the alpha-beta-gamma model */
     const char *summary;  /* one line: what it is, when it wins */
+    coll_cost_fn model;   /* its cost on the machine model; NULL: not modelled */
 };
 
 #endif

@@ -215,7 +215,7 @@ static void find_candidates(struct learn_class *c, const struct coll_key *key)
 {
     const struct tune_table *tables[SELECT_TABLES];
     select_tables_enter(tables);
-    struct tune_choice now = tune_select(tables, SELECT_TABLES, key);
+    struct tune_choice now = select_walk(key);
     uint64_t sizes[6];
     int nsizes = probe_sizes(size_bucket(key->bytes), sizes);
     add_candidate(c, now.alg, now.params, key);

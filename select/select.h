@@ -21,8 +21,26 @@ uint64_t select_key_bytes(const struct coll_args *a);
 struct coll_key select_key(const struct coll_args *a);
 
 /* ---- tables.c: COLLSHIM_TUNE (or collshim_tune()), COLLSHIM_TUNING_FILE,
- * the built-in table, in precedence order ---- */
-#define SELECT_TABLES 3
+ * the measured built-in rules, the built-in table, in precedence order;
+ * the machine model (model.c) chooses between the measured built-in rules
+ * and the built-in table ---- */
+enum select_source {
+    SELECT_TUNE,      /* COLLSHIM_TUNE or collshim_tune() */
+    SELECT_FILE,      /* COLLSHIM_TUNING_FILE */
+    SELECT_MEASURED,  /* built-in rules measured to beat the model */
+    SELECT_BUILTIN,   /* the built-in table */
+    SELECT_TABLES,    /* (how many tables) */
+    SELECT_BY_MODEL = SELECT_TABLES, /* the machine model (tune_choice.table) */
+    SELECT_BY_LEARNING,              /* learning (select/learn.c) */
+    SELECT_SOURCES
+};
+/* What the report and COLLSHIM_VERBOSE call each source. */
+extern const char *const select_source_names[SELECT_SOURCES];
+/* Bit s of select_sources[alg]: the source s chose row alg at least once. */
+extern unsigned select_sources[COLLSHIM_MAX_ALGORITHMS];
+/* Set that bit (source -1: none); a load first, so a repeated source
+ * writes nothing. */
+void select_note_source(int alg, int source);
 /* Parse the sources (NULL or "": none); a source with an error is said by
  * world rank 0 and ignored. */
 void select_tables_load(const char *tune, const char *file, int world_rank);
@@ -37,7 +55,21 @@ void select_tables_leave(void);
 /* Bumped whenever a table changes: voids the remembered choices. */
 unsigned long select_tables_generation(void);
 
+/* ---- model.c: the machine model's choice ---- */
+struct machine_model;
+/* Hand the model over (the shim, once, in MPI_Init). */
+void select_model_set(const struct machine_model *m);
+/* 1 and the cheapest modelled algorithm that can run key, where the model
+ * covers it (a valid model, an intracommunicator that spans nodes); else 0. */
+int select_model_choose(const struct coll_key *key, struct tune_choice *choice);
+/* COLLSHIM_EXPLAIN: the predicted cost of each candidate, one line ("" if
+ * the model does not cover key). */
+void select_model_explain(const struct coll_key *key, char *buf, size_t len);
+
 /* ---- choose.c ---- */
+/* The choice of the tables and the model for key, without learning and
+ * without remembering (learning's starting point). */
+struct tune_choice select_walk(const struct coll_key *key);
 struct select_settings {
     int verbose; /* COLLSHIM_VERBOSE: a line the first time each choice runs */
     int explain; /* COLLSHIM_EXPLAIN: with it, the walk over the rules that chose it */

@@ -1,7 +1,8 @@
-/* tables.c - the three tuning tables, in precedence order: COLLSHIM_TUNE
+/* tables.c - the four tuning tables, in precedence order: COLLSHIM_TUNE
  * (replaced at run time by collshim_tune()), COLLSHIM_TUNING_FILE, the
- * built-in defaults. A source with an error is said once (world rank 0)
- * and ignored. */
+ * built-in rules measured to beat the machine model, the built-in
+ * defaults (select.h, enum select_source). A source with an error is said
+ * once (world rank 0) and ignored. */
 #include "select/select.h"
 
 #include <pthread.h>
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 
 static struct tune_table *tune_env; /* COLLSHIM_TUNE or collshim_tune() */
-static struct tune_table tune_file, tune_builtin;
+static struct tune_table tune_file, tune_measured, tune_builtin;
 static const struct tune_table *tables[SELECT_TABLES]; /* NULL: none */
 static unsigned long generation;
 
@@ -67,7 +68,7 @@ static void replace_env_table(struct tune_table *t)
     pthread_mutex_lock(&replacing);
     struct tune_table *old = tune_env;
     tune_env = t;
-    __atomic_store_n(&tables[0], t, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&tables[SELECT_TUNE], t, __ATOMIC_SEQ_CST);
     __atomic_fetch_add(&generation, 1, __ATOMIC_SEQ_CST);
     while (__atomic_load_n(&walkers, __ATOMIC_SEQ_CST))
         sched_yield();
@@ -84,9 +85,11 @@ void select_tables_load(const char *tune, const char *file, int world_rank)
     }
     replace_env_table(env);
     if (file && *file && !load_source(&tune_file, file, file, 1, world_rank))
-        tables[1] = &tune_file;
+        tables[SELECT_FILE] = &tune_file;
+    if (!load_source(&tune_measured, tune_builtin_measured, "built-in", 0, world_rank))
+        tables[SELECT_MEASURED] = &tune_measured;
     if (!load_source(&tune_builtin, tune_builtin_table, "built-in", 0, world_rank))
-        tables[2] = &tune_builtin;
+        tables[SELECT_BUILTIN] = &tune_builtin;
     __atomic_fetch_add(&generation, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -108,8 +111,9 @@ int select_tables_set_tune(const char *rules, char *err, size_t errlen)
 void select_tables_free(void)
 {
     replace_env_table(NULL);
-    tables[1] = tables[2] = NULL;
+    tables[SELECT_FILE] = tables[SELECT_MEASURED] = tables[SELECT_BUILTIN] = NULL;
     __atomic_fetch_add(&generation, 1, __ATOMIC_RELEASE);
     tune_free(&tune_file);
+    tune_free(&tune_measured);
     tune_free(&tune_builtin);
 }

@@ -57,6 +57,7 @@ static int run_selected(struct coll_args *a, struct comm_ctx *ctx)
         struct learn_turn turn;
         int alg = learn_choose(&ctx->learn, a, &turn);
         if (alg >= 0) {
+            select_note_source(alg, SELECT_BY_LEARNING);
             int err = dispatch_run(a, alg);
             learn_ran(&turn, a, err);
             return err;

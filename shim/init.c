@@ -82,6 +82,8 @@ static void setup_locked(void)
     int collective_ok = init_intercepted;
     if (collective_ok && layout_init(world_rank, world_size) != MPI_SUCCESS)
         collective_ok = 0;
+    if (collective_ok)
+        machine_init(world_rank, world_size);
     ctx_init(collective_ok);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &finalize_keyval, NULL);
     PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);

@@ -198,6 +198,8 @@ void layout_attach(struct coll_args *a, struct comm_ctx *ctx)
 
 int layout_ranks_per_core(void) { return job_ranks_per_core; }
 
+int layout_world_node(int world_rank) { return world_node ? world_node[world_rank] : 0; }
+
 int layout_world_shape(int np, struct node_shape *shape)
 {
     struct comm_ctx *world = NULL;

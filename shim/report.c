@@ -205,6 +205,7 @@ static void write_header(FILE *f, const struct rank_info *info, int np)
     fprintf(f, "# ranks per core on the most loaded node: %d%s\n", layout_ranks_per_core(),
             layout_ranks_per_core() > 1 ? " (oversubscribed: tables' ranks_per_core= rules apply)"
                                         : "");
+    machine_report(f);
     fprintf(f, "# wall time (max over ranks, from library load to MPI_Finalize): %.3f s\n", wall);
     fprintf(f, "# time in collectives: %.6f s per rank on average (%.1f%% of wall time), "
                "%.6f s at the busiest rank\n",
@@ -250,6 +251,22 @@ static void write_rows(FILE *f, const struct merged *rows, int nrows, double tot
     }
 }
 
+/* Why rank 0's algorithms ran: which sources of the selection chose each. */
+static void write_sources(FILE *f)
+{
+    fprintf(f, "\n# why each algorithm ran at rank 0: what chose it (doc/model.md)\n");
+    for (int i = 0; i < registry_count; i++) {
+        unsigned bits = __atomic_load_n(&select_sources[i], __ATOMIC_RELAXED);
+        if (!bits)
+            continue;
+        fprintf(f, "  %-20s %-24s", coll_name(registry_table[i].coll), registry_table[i].name);
+        for (int s = 0; s < SELECT_SOURCES; s++)
+            if (bits & (1u << s))
+                fprintf(f, " [%s]", select_source_names[s]);
+        fprintf(f, "\n");
+    }
+}
+
 static int is_yes(const char *v)
 {
     return !strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
@@ -290,6 +307,7 @@ static void write_file(struct rank_info *info, int np, struct report_slot *all, 
     int nrows = merge_rows(all, n, rows);
     write_header(f, info, np);
     write_rows(f, rows, nrows, total);
+    write_sources(f);
     learn_report(f);
     fclose(f);
     free(rows);

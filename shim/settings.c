@@ -18,6 +18,11 @@ const struct setting settings_table[] = {
     {"COLLSHIM_TUNING_FILE", TEXT(tuning_file), "path", "none",
      "a table file (`colltune`, learning), tried after `COLLSHIM_TUNE`, before the built-in "
      "table", 0},
+    {"COLLSHIM_MODEL", TEXT(model), "0", "on",
+     "0: no machine model; the tables choose every call ([doc/model.md](doc/model.md))", 0},
+    {"COLLSHIM_MACHINE", TEXT(machine), "path", "measured in `MPI_Init`",
+     "read the machine model from this file; if it cannot be read, measure it and rank 0 "
+     "writes it there", 0},
     {"COLLSHIM_LEARN", FLAG(learn), "1", "off",
      "learn the fastest algorithm on the program's own blocking calls "
      "([doc/learning.md](doc/learning.md))", 0},

@@ -14,7 +14,7 @@ struct settings {
         test_no_vendor_init;
     /* texts: NULL when unset or empty (report: also when "0") */
     const char *tune, *tuning_file, *report, *learn_charge, *learn_out, *nodes, *cores,
-        *test_delay, *test_nomem, *test_tag_ids;
+        *model, *machine, *test_delay, *test_nomem, *test_tag_ids;
 };
 extern struct settings settings;
 

@@ -9,6 +9,8 @@
 #include "shim/collectives.h"
 #include "shim/settings.h"
 
+#include <stdio.h>
+
 /* ---- vendor.c: the MPI library's own entry points, via RTLD_NEXT ---- */
 /* Per collective and form: bcast, i_bcast, bcast_init, and in the
  * large-count form bcast_c, i_bcast_c, bcast_init_c. */
@@ -124,6 +126,15 @@ int layout_world_shape(int np, struct node_shape *shape);
 /* The job's ranks per core on its most loaded node, rounded up (1: not
  * oversubscribed). */
 int layout_ranks_per_core(void);
+/* The node (its lowest world rank) of a world rank, as the layout knows it. */
+int layout_world_node(int world_rank);
+
+/* ---- machine.c: the machine model ---- */
+/* Collective over the world, in MPI_Init after the layout: read or measure
+ * the model and hand it to the selection. */
+int machine_init(int world_rank, int world_size);
+/* Its line in COLLSHIM_REPORT. */
+void machine_report(FILE *f);
 
 /* ---- init.c: lifecycle ---- */
 /* 1 once MPI is up and the shim configured; configures lazily. */

@@ -18,8 +18,10 @@
  * run. */
 #include "tuning/tuning.h"
 
-const char tune_builtin_table[] =
-    "# collshim built-in defaults (alpha-beta-gamma model, alpha/beta ~ 8-16k)\n"
+/* Rules measured to beat the machine model where both apply: the walk
+ * tries them after the user's tables and before the model (select/choose.c). */
+const char tune_builtin_measured[] =
+    "# collshim built-in rules measured to beat the machine model\n"
     "\n"
     "# Oversubscribed jobs (more ranks than cores on a node: ranks_per_core\n"
     "# 2 or more, doc/tuning.md): a step that waits for another rank may wait\n"
@@ -38,6 +40,12 @@ const char tune_builtin_table[] =
     "bcast                ranks_per_core=2-inf @knomial\n"
     "reduce               ranks_per_core=2-inf 16k-inf @binomial\n"
     "allgather            ranks_per_core=2-inf @recursive_doubling\n"
+;
+
+/* The default table: where neither the user's tables, the rules above nor
+ * the model (a communicator that spans nodes, doc/model.md) choose. */
+const char tune_builtin_table[] =
+    "# collshim built-in defaults (alpha-beta-gamma model, alpha/beta ~ 8-16k)\n"
     "\n"
     "# barrier: dissemination takes ceil(lg p) rounds for any p, the fewest;\n"
     "# recursive doubling pays 2 more off powers of two, the tree twice lg p.\n"

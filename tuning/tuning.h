@@ -108,7 +108,10 @@ void tune_format_bytes(uint64_t bytes, char *buf, size_t len);
 /* Write the table back in the grammar, one rule a line. */
 void tune_format_rule(const struct tune_rule *r, char *buf, size_t len);
 
-/* The built-in default table (tuning/defaults.c), in the same grammar. */
+/* The built-in tables (tuning/defaults.c), in the same grammar: the rules
+ * measured to beat the machine model, tried before it, and the default
+ * table, tried after it. */
+extern const char tune_builtin_measured[];
 extern const char tune_builtin_table[];
 
 #endif

@@ -18,5 +18,17 @@
  * for folding. The core is allgather_blocks_bruck
  * (common/allgather_blocks.c), shared with allgatherv_bruck. */
 #include "algorithms/common/allgather_blocks.h"
+#include "algorithms/model.h"
+
+/* Step d: min(d, p - d) blocks to rank r - d. The local rotation (n bytes
+ * copied) is not in the model. */
+double allgather_bruck_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    int p = c->p;
+    double cost = 0;
+    for (int d = 1; d < p; d *= 2)
+        cost += model_shift(c, m, (d < p - d ? d : p - d) * (c->bytes / p), d);
+    return cost;
+}
 
 int allgather_bruck(const struct coll_args *a) { return allgather_blocks_bruck(a); }

@@ -17,6 +17,21 @@
  * between neighbours: wins for medium and large n at even p. */
 #include "algorithms/common/allgather_blocks.h"
 #include "algorithms/patterns/allgather_pattern.h"
+#include "algorithms/model.h"
+
+/* Step 0: one block with the pair partner (r xor 1); then p/2 - 1 steps of
+ * two blocks, odd ones across the pair border (a shift by one, which
+ * crosses node boundaries), even ones with the partner again. */
+double allgather_neighbor_exchange_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double block = c->bytes / c->p, cost;
+    if (c->p <= 1)
+        return 0;
+    cost = model_exchange(c, m, block, 1);
+    for (int step = 1; step < c->p / 2; step++)
+        cost += step % 2 ? model_shift(c, m, 2 * block, 1) : model_exchange(c, m, 2 * block, 1);
+    return cost;
+}
 
 int allgather_neighbor_exchange(const struct coll_args *a)
 {

@@ -17,6 +17,29 @@
 #include "engine/buf.h"
 #include "algorithms/compose/node.h"
 #include "algorithms/compose/steps.h"
+#include "algorithms/model.h"
+
+/* Gather of the node's k blocks, allgatherv of all n bytes among the
+ * leaders, bcast of all n bytes in the node. */
+double allgather_node_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    struct cost_call gather = model_node_level(c), leaders = model_leader_level(c),
+                     bcast = model_node_level(c);
+    if (c->p <= 1)
+        return 0;
+    gather.coll = COLL_gather;
+    gather.bytes = c->bytes / c->p * c->ppn;
+    gather.count = (int64_t)gather.bytes;
+    leaders.coll = COLL_allgatherv;
+    bcast.coll = COLL_bcast;
+    leaders.bytes = bcast.bytes = c->bytes;
+    leaders.count = bcast.count = (int64_t)c->bytes;
+    double in_node = model_best_step(&gather, m), among_leaders = model_best_step(&leaders, m),
+           out_node = model_best_step(&bcast, m);
+    if (in_node < 0 || among_leaders < 0 || out_node < 0)
+        return COST_UNKNOWN;
+    return in_node + among_leaders + out_node;
+}
 
 static int gather_in_node(const struct coll_args *a, const struct node_layout *L,
                           MPI_Datatype blk)

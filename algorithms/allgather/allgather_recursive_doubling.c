@@ -20,6 +20,37 @@
  * and Gropp 2005). The core is allgather_blocks_recursive_doubling
  * (common/allgather_blocks.c), shared with allgatherv. */
 #include "algorithms/common/allgather_blocks.h"
+#include "algorithms/model.h"
+
+/* A doubling round among the 2^floor(lg p) survivors of the fold: partners
+ * `distance` apart in rank order, 2 distance apart where both stand for a
+ * folded pair. */
+static double folded_exchange(const struct cost_call *c, const struct machine_model *m,
+                              double bytes, int distance)
+{
+    double cost = model_exchange(c, m, bytes, distance);
+    if (model_pow2_floor(c->p) < c->p) {
+        double wide = model_exchange(c, m, bytes, 2 * distance);
+        cost = wide > cost ? wide : cost;
+    }
+    return cost;
+}
+
+/* Step d swaps a group of d virtual ranks' blocks: d real blocks, up to
+ * d + min(d, r) where virtual ranks stand for folded pairs (r = p - 2^floor(lg p)).
+ * r > 0: one block in before, the p - 1 others back after, at distance 1. */
+double allgather_recursive_doubling_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    int p = c->p, pow2 = model_pow2_floor(p), folded = p - pow2;
+    double block = c->bytes / p, cost = 0;
+    if (p <= 1)
+        return 0;
+    if (folded > 0)
+        cost += model_exchange(c, m, block, 1) + model_exchange(c, m, (p - 1) * block, 1);
+    for (int d = 1; d < pow2; d *= 2)
+        cost += folded_exchange(c, m, (d + (d < folded ? d : folded)) * block, d);
+    return cost;
+}
 
 int allgather_recursive_doubling(const struct coll_args *a)
 {

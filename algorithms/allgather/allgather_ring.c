@@ -18,5 +18,13 @@
  * 2005.) The core is allgather_blocks_ring (common/allgather_blocks.c),
  * shared with allgatherv_ring. */
 #include "algorithms/common/allgather_blocks.h"
+#include "algorithms/model.h"
+
+double allgather_ring_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1)
+        return 0;
+    return (c->p - 1) * model_shift(c, m, c->bytes / c->p, 1);
+}
 
 int allgather_ring(const struct coll_args *a) { return allgather_blocks_ring(a); }

@@ -18,6 +18,23 @@
  * node's link: k n beta_e per inter-node step there, n beta_e here. */
 #include "algorithms/compose/node.h"
 #include "algorithms/compose/steps.h"
+#include "algorithms/model.h"
+
+double allreduce_node_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1)
+        return 0;
+    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
+    node.coll = COLL_reduce;
+    double reduce = model_best_step(&node, m);
+    leaders.coll = COLL_allreduce;
+    double allreduce = model_best_step(&leaders, m);
+    node.coll = COLL_bcast;
+    double bcast = model_best_step(&node, m);
+    if (reduce < 0 || allreduce < 0 || bcast < 0)
+        return COST_UNKNOWN;
+    return reduce + allreduce + bcast;
+}
 
 int allreduce_node(const struct coll_args *a)
 {

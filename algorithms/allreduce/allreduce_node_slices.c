@@ -20,6 +20,33 @@
 #include "engine/buf.h"
 #include "algorithms/compose/node.h"
 #include "algorithms/compose/steps.h"
+#include "algorithms/model.h"
+
+/* reduce_scatter of the vector in k slices in each node, allreduce of the
+ * largest slice among the i-th ranks of the nodes (k such groups at once,
+ * so a node's link carries k slices: beta_inter k times), allgatherv of
+ * the slices in each node (its count: bytes, as the key's). */
+double allreduce_node_slices_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1)
+        return 0;
+    struct cost_call node = model_node_level(c), slices = model_leader_level(c);
+    struct machine_model shared = *m;
+    shared.beta_inter *= c->ppn;
+    int64_t slice = (c->count + c->ppn - 1) / c->ppn;
+    node.coll = COLL_reduce_scatter;
+    double reduce_scatter = model_best_step(&node, m);
+    slices.coll = COLL_allreduce;
+    slices.count = slice;
+    slices.bytes = c->count > 0 ? c->bytes / (double)c->count * (double)slice : 0;
+    double allreduce = model_best_step(&slices, &shared);
+    node.coll = COLL_allgatherv;
+    node.count = (int64_t)c->bytes;
+    double allgatherv = model_best_step(&node, m);
+    if (reduce_scatter < 0 || allreduce < 0 || allgatherv < 0)
+        return COST_UNKNOWN;
+    return reduce_scatter + allreduce + allgatherv;
+}
 
 int allreduce_node_slices(const struct coll_args *a)
 {

@@ -28,6 +28,25 @@
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/common/rabenseifner.h"
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/model.h"
+
+/* Halving at distances 1, 2, ... (n/2, n/4, ... swapped and reduced), then
+ * doubling back at ..., 2, 1; the fold in and back when p is not pow2. */
+double allreduce_rabenseifner_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double n = c->bytes, cost = 0;
+    int pow2 = model_pow2_floor(c->p);
+    if (pow2 != c->p)
+        cost += 2 * model_exchange(c, m, n, 1) + model_reduce(m, n);
+    for (int distance = 1; distance < pow2; distance *= 2) {
+        double half = n / (2.0 * distance);
+        cost += model_exchange(c, m, half, distance) + model_reduce(m, half) +
+                model_exchange(c, m, half, distance);
+    }
+    return cost;
+}
 
 static int survivor(const struct coll_args *a, int vrank, void *scratch)
 {

@@ -21,6 +21,23 @@
 #include "engine/p2p.h"
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/model.h"
+
+/* Non-power-of-two p: the fold in (n sent 1 away, reduced) and back (n
+ * sent 1 away) around the doubling; partners at virtual distances. */
+double allreduce_recursive_doubling_cost(const struct cost_call *c,
+                                         const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double n = c->bytes, cost = 0;
+    int pow2 = model_pow2_floor(c->p);
+    if (pow2 != c->p)
+        cost += 2 * model_exchange(c, m, n, 1) + model_reduce(m, n);
+    for (int distance = 1; distance < pow2; distance *= 2)
+        cost += model_exchange(c, m, n, distance) + model_reduce(m, n);
+    return cost;
+}
 
 /* Doubling among the 2^floor(lg p) virtual ranks; the result ends in *acc. */
 static int double_up(const struct coll_args *a, int vrank, void **acc, void **scratch)

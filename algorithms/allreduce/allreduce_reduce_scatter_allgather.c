@@ -18,6 +18,25 @@
  * doubling 2 lg p alpha + 2n(p-1)/p beta + n(p-1)/p gamma (p = 2^k). */
 #include "engine/buf.h"
 #include "algorithms/compose/steps.h"
+#include "algorithms/model.h"
+
+/* The steps over the whole communicator: reduce_scatter of the vector in p
+ * near-equal blocks, allgatherv of them (its count: bytes, as the key's). */
+double allreduce_reduce_scatter_allgather_cost(const struct cost_call *c,
+                                               const struct machine_model *m)
+{
+    if (c->p <= 1)
+        return 0;
+    struct cost_call step = *c;
+    step.coll = COLL_reduce_scatter;
+    double reduce_scatter = model_best_step(&step, m);
+    step.coll = COLL_allgatherv;
+    step.count = (int64_t)c->bytes;
+    double allgatherv = model_best_step(&step, m);
+    if (reduce_scatter < 0 || allgatherv < 0)
+        return COST_UNKNOWN;
+    return reduce_scatter + allgatherv;
+}
 
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)
 {

@@ -43,9 +43,23 @@
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
 #include "engine/scratch.h"
+#include "algorithms/model.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Steps at distances 1, 2, 4, ... < p, each moving the blocks whose
+ * working index has that bit set (local packing and copies not counted). */
+double alltoall_bruck_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double block = c->bytes / c->p, cost = 0;
+    for (int distance = 1; distance < c->p; distance *= 2)
+        cost += model_shift(c, m, alltoall_pattern_bruck_count_moves(c->p, distance) * block,
+                            distance);
+    return cost;
+}
 
 #define BRUCK_COPY_MAX ((size_t)1 << 20)
 

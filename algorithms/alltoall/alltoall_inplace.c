@@ -23,5 +23,17 @@
  * Core shared with the other all-to-alls: common/alltoall_core.c
  * (alltoall_core_inplace). */
 #include "algorithms/common/alltoall_core.h"
+#include "algorithms/model.h"
+#include "algorithms/patterns/alltoall_pattern.h"
+
+/* Tournament rounds of one block swapped with a partner at any distance:
+ * each round as a shift by p/2 (most partners, on another node). Copies
+ * into the temporary not counted. */
+double alltoall_inplace_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    return alltoall_pattern_inplace_rounds(c->p) * model_shift(c, m, c->bytes / c->p, c->p / 2);
+}
 
 int alltoall_inplace(const struct coll_args *a) { return alltoall_core_inplace(a); }

@@ -31,9 +31,19 @@
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p.h"
 #include "engine/p2p_bytes.h"
+#include "algorithms/model.h"
 
 #include <limits.h>
 #include <stdlib.h>
+
+/* Rank 0 receives p - 1 whole send buffers at once, then sends p - 1 whole
+ * receive buffers at once (its own row and column copied, not counted). */
+double alltoall_linear_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    return 2 * model_tree(c, m, c->bytes, c->p - 1, c->p - 1);
+}
 
 /* Packed block k of a row is the block for (from) rank k. */
 static int rank_k(int rank, int p, int k)

@@ -25,6 +25,29 @@
 #include "engine/buf.h"
 #include "algorithms/compose/node.h"
 #include "algorithms/compose/steps.h"
+#include "algorithms/model.h"
+
+/* gather of k packed send buffers (n bytes each) to the leader, alltoallv
+ * of the leaders' sections (k n bytes a leader), scatter of k receive
+ * buffers; every count is bytes, as the key's. The leader's regrouping
+ * copies are not counted. */
+double alltoall_node_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1)
+        return 0;
+    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
+    node.bytes = leaders.bytes = c->bytes * c->ppn;
+    node.count = leaders.count = (int64_t)node.bytes;
+    node.coll = COLL_gather;
+    double gather = model_best_step(&node, m);
+    leaders.coll = COLL_alltoallv;
+    double alltoallv = model_best_step(&leaders, m);
+    node.coll = COLL_scatter;
+    double scatter = model_best_step(&node, m);
+    if (gather < 0 || alltoallv < 0 || scatter < 0)
+        return COST_UNKNOWN;
+    return gather + alltoallv + scatter;
+}
 
 struct a2a_node {
     const struct node_layout *L;

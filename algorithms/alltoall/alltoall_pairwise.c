@@ -19,5 +19,20 @@
  * Core shared with the other all-to-alls: common/alltoall_core.c
  * (alltoall_core_pairwise). */
 #include "algorithms/common/alltoall_core.h"
+#include "algorithms/model.h"
+
+/* p - 1 steps of one block: swaps with rank xor s for pow2 p (as far as the
+ * highest bit of s), else shifts by s. */
+double alltoall_pairwise_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    int pow2 = model_pow2_floor(c->p) == c->p;
+    double block = c->bytes / c->p, cost = 0;
+    for (int step = 1; step < c->p; step++)
+        cost += pow2 ? model_exchange(c, m, block, model_pow2_floor(step))
+                     : model_shift(c, m, block, step);
+    return cost;
+}
 
 int alltoall_pairwise(const struct coll_args *a) { return alltoall_core_pairwise(a); }

@@ -21,5 +21,23 @@
  * Core shared with the other all-to-alls: common/alltoall_core.c
  * (alltoall_core_scattered). */
 #include "algorithms/common/alltoall_core.h"
+#include "algorithms/model.h"
+
+/* Windows of w = ALLTOALL_CORE_DEFAULT_OUTSTANDING shifts (the cost has no
+ * outstanding=): a window's w blocks leave back to back, as one message of
+ * w blocks to its farthest distance. */
+double alltoall_scattered_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double block = c->bytes / c->p, cost = 0;
+    for (int first = 1; first < c->p; first += ALLTOALL_CORE_DEFAULT_OUTSTANDING) {
+        int last = first + ALLTOALL_CORE_DEFAULT_OUTSTANDING < c->p
+                       ? first + ALLTOALL_CORE_DEFAULT_OUTSTANDING
+                       : c->p;
+        cost += model_burst(c, m, block, last - first, last - 1);
+    }
+    return cost;
+}
 
 int alltoall_scattered(const struct coll_args *a) { return alltoall_core_scattered(a); }

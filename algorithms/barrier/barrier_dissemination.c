@@ -16,6 +16,15 @@
  * Cost = ceil(lg p) alpha
  * Non-power-of-two p: nothing special, distances wrap mod p. */
 #include "engine/p2p.h"
+#include "algorithms/model.h"
+
+double barrier_dissemination_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double cost = 0;
+    for (int d = 1; d < c->p; d *= 2)
+        cost += model_shift(c, m, 0, d);
+    return cost;
+}
 
 int barrier_dissemination(const struct coll_args *a)
 {

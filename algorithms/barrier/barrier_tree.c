@@ -17,6 +17,16 @@
 #include "algorithms/common/bcast_tree.h"
 #include "engine/p2p.h"
 #include "algorithms/patterns/pattern.h"
+#include "algorithms/model.h"
+
+/* Fan-in, then fan-out down the same binomial tree: one message a level. */
+double barrier_tree_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double cost = 0;
+    for (int d = 1; d < c->p; d *= 2)
+        cost += 2 * model_tree(c, m, 0, d, 1);
+    return cost;
+}
 
 static int fan_in(const struct coll_args *a)
 {

@@ -17,6 +17,19 @@
  * Non-power-of-two p: the tree is cut at p (children >= p do not exist),
  * still ceil(lg p) rounds. The walk is algorithms/common/bcast_tree.c. */
 #include "algorithms/common/bcast_tree.h"
+#include "algorithms/model.h"
+
+/* One level a round, the whole message one hop down (the largest subtree's
+ * child first). */
+double bcast_binomial_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double cost = 0;
+    if (c->bytes <= 0)
+        return 0;
+    for (int d = 1; d < c->p; d *= 2)
+        cost += model_tree(c, m, c->bytes, d, 1);
+    return cost;
+}
 
 int bcast_binomial(const struct coll_args *a)
 {

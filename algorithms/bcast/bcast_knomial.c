@@ -25,8 +25,26 @@
 #include "engine/p2p.h"
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/common/tree_send.h"
+#include "algorithms/model.h"
 
 enum { KNOMIAL_RADIX = 4, KNOMIAL_MAX_CHILDREN = (KNOMIAL_RADIX - 1) * 16 };
+
+/* Level `level`: a parent sends the message to its up to radix - 1
+ * children rel + j level, all inside its aligned group of radix level =
+ * 4 level ranks (model_tree's pair at distance 2 level). */
+double bcast_knomial_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double cost = 0;
+    if (c->bytes <= 0)
+        return 0;
+    for (long level = 1; level < c->p; level *= KNOMIAL_RADIX) {
+        long children = (c->p - 1) / level;
+        if (children > KNOMIAL_RADIX - 1)
+            children = KNOMIAL_RADIX - 1;
+        cost += model_tree(c, m, c->bytes, (int)(2 * level), (int)children);
+    }
+    return cost;
+}
 
 /* The k^i at which rel receives (its lowest non-zero digit's weight), or
  * the first power of k >= p for the root. */

@@ -13,6 +13,14 @@
  * loses as soon as n beta or the root's injection rate counts. The walk
  * is bcast_tree_flat (algorithms/common/bcast_tree.c). */
 #include "algorithms/common/bcast_tree.h"
+#include "algorithms/model.h"
+
+double bcast_linear_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    return model_tree(c, m, c->bytes, c->p - 1, c->p - 1);
+}
 
 int bcast_linear(const struct coll_args *a)
 {

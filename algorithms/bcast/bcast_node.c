@@ -13,6 +13,21 @@
  * scatter-allgather's 2 n beta_e with k ranks sharing a node's link. */
 #include "algorithms/compose/node.h"
 #include "algorithms/compose/steps.h"
+#include "algorithms/model.h"
+
+double bcast_node_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    struct cost_call leaders = model_leader_level(c), node = model_node_level(c);
+    if (c->p <= 1)
+        return 0;
+    leaders.coll = node.coll = COLL_bcast;
+    leaders.bytes = node.bytes = c->bytes;
+    leaders.count = node.count = c->count;
+    double among_leaders = model_best_step(&leaders, m), in_node = model_best_step(&node, m);
+    if (among_leaders < 0 || in_node < 0)
+        return COST_UNKNOWN;
+    return among_leaders + in_node;
+}
 
 int bcast_node(const struct coll_args *a)
 {

@@ -20,7 +20,21 @@
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
 #include "algorithms/segments.h"
+#include "algorithms/model.h"
 
+#include <math.h>
+
+/* p - 1 hops to fill the chain, then one round a further segment. */
+double bcast_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_BCAST_PIPELINE;
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double segments = ceil(c->bytes / seg);
+    if (seg > c->bytes)
+        seg = c->bytes;
+    return (c->p - 1 + segments - 1) * model_shift(c, m, seg, 1);
+}
 
 int bcast_pipeline(const struct coll_args *a)
 {

@@ -30,6 +30,36 @@
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
 #include "engine/p2p.h"
+#include "algorithms/model.h"
+
+/* The binomial scatter: at level d a parent sends its child the child's
+ * subtree, d blocks (p - d at the top level). */
+static double scatter_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    int p = c->p;
+    double block = c->bytes / p, cost = 0;
+    for (int d = 1; d < p; d *= 2)
+        cost += model_tree(c, m, block * (d < p - d ? d : p - d), d, 1);
+    return cost;
+}
+
+/* Then ceil(lg p) doubling steps: min(h, p - h) blocks to rel - h; a
+ * window of two or more blocks wraps on some rank: one message more. */
+double bcast_scatter_rdb_allgather_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    int p = c->p;
+    double cost;
+    if (p <= 1 || c->bytes <= 0)
+        return 0;
+    cost = scatter_cost(c, m);
+    for (int have = 1; have < p; have *= 2) {
+        int blocks = have < p - have ? have : p - have;
+        cost += model_shift(c, m, blocks * (c->bytes / p), have);
+        if (blocks > 1)
+            cost += model_shift(c, m, 0, have);
+    }
+    return cost;
+}
 
 /* Post the (at most two) messages of cnt blocks from block first. */
 static int post_runs(const struct bcast_bytes *b, int first, int cnt, int peer, int recv,

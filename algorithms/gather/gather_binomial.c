@@ -27,6 +27,12 @@
 #include "algorithms/common/tree_bytes.h"
 
 #include <stdlib.h>
+#include "algorithms/model.h"
+
+double gather_binomial_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    return model_binomial_blocks(c, m);
+}
 
 /* Where this rank's subtree lands: the caller's buffer when the bytes can
  * go straight there, else NULL (then a temporary is used). */

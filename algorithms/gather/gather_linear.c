@@ -16,6 +16,12 @@
  * lg(p) rounds of store-and-forward only add copies. The core is
  * linear_root_gather (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
+#include "algorithms/model.h"
+
+double gather_linear_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    return model_flat_blocks(c, m);
+}
 
 int gather_linear(const struct coll_args *a)
 {

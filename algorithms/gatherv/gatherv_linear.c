@@ -11,6 +11,12 @@
  * pack uneven subtrees. The core is linear_root_gather
  * (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
+#include "algorithms/model.h"
+
+double gatherv_linear_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    return model_flat_blocks(c, m);
+}
 
 int gatherv_linear(const struct coll_args *a)
 {

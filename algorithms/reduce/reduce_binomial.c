@@ -23,6 +23,27 @@
  * root receiving lg p whole vectors loses to Rabenseifner's reduce-scatter +
  * gather (Thakur, Rabenseifner & Gropp 2005). */
 #include "algorithms/common/reduce_tree.h"
+#include "algorithms/model.h"
+
+#include <math.h>
+
+/* One level a round: the child's partial one hop up, folded by the parent.
+ * seg= pipelines segments: the first climbs every level, each further one
+ * costs the root the slower of receiving its ceil(lg p) children's
+ * segments and folding them. */
+double reduce_binomial_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    int levels = model_log(2, c->p);
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double segments = c->seg > 0 ? ceil(c->bytes / c->seg) : 1;
+    double piece = c->seg > 0 && c->seg < c->bytes ? c->seg : c->bytes, first = 0;
+    for (int d = 1; d < c->p; d *= 2)
+        first += model_tree(c, m, piece, d, 1) + model_reduce(m, piece);
+    double receive = model_tree(c, m, piece, model_pow2_floor(c->p - 1), levels);
+    double fold = levels * model_reduce(m, piece);
+    return first + (segments - 1) * (receive > fold ? receive : fold);
+}
 
 int reduce_binomial(const struct coll_args *a)
 {

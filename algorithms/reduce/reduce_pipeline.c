@@ -23,7 +23,22 @@
  * the p - 2 fill steps make it lose to trees as p grows. */
 #include "algorithms/common/reduce_tree.h"
 #include "algorithms/segments.h"
+#include "algorithms/model.h"
 
+#include <math.h>
+
+/* p - 1 hops to fill the chain, then one round a further segment: a hop
+ * and a fold of one segment. */
+double reduce_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_REDUCE_PIPELINE;
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double segments = ceil(c->bytes / seg);
+    if (seg > c->bytes)
+        seg = c->bytes;
+    return (c->p - 1 + segments - 1) * (model_shift(c, m, seg, 1) + model_reduce(m, seg));
+}
 
 int reduce_pipeline(const struct coll_args *a)
 {

@@ -29,6 +29,41 @@
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/common/rabenseifner.h"
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/model.h"
+
+/* A doubling round among the 2^floor(lg p) survivors of the fold: partners
+ * `distance` apart in rank order, 2 distance apart where both stand for a
+ * folded pair. */
+static double folded_exchange(const struct cost_call *c, const struct machine_model *m,
+                              double bytes, int distance)
+{
+    double cost = model_exchange(c, m, bytes, distance);
+    if (model_pow2_floor(c->p) < c->p) {
+        double wide = model_exchange(c, m, bytes, 2 * distance);
+        cost = wide > cost ? wide : cost;
+    }
+    return cost;
+}
+
+/* Halving step i swaps and folds n / 2^(i+1) with the rank 2^i away; the
+ * gather sends the same pieces back at the same distances. p not a power
+ * of two: the fold (n and a fold at distance 1), and, the root taken as
+ * rank 0 (the call has no root), which is folded away, the result from
+ * its neighbour (n at distance 1). */
+double reduce_rabenseifner_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    int pow2 = model_pow2_floor(c->p);
+    double cost = 0, piece = c->bytes;
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    if (pow2 < c->p)
+        cost += 2 * model_exchange(c, m, c->bytes, 1) + model_reduce(m, c->bytes);
+    for (int d = 1; d < pow2; d *= 2) {
+        piece /= 2;
+        cost += 2 * folded_exchange(c, m, piece, d) + model_reduce(m, piece);
+    }
+    return cost;
+}
 
 /* The rank the chunks are gathered at: the root, or its odd neighbour
  * when the root is folded away. */

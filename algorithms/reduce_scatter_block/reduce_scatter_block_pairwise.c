@@ -18,6 +18,19 @@
  * Wins for long vectors and very uneven blocks: each block travels
  * once, directly to its owner, and only one block is held. */
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/model.h"
+
+/* p - 1 steps: one block to rank + i, one block reduced. */
+double reduce_scatter_block_pairwise_cost(const struct cost_call *c,
+                                          const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double block = c->bytes / c->p, cost = 0;
+    for (int distance = 1; distance < c->p; distance++)
+        cost += model_shift(c, m, block, distance) + model_reduce(m, block);
+    return cost;
+}
 
 int reduce_scatter_block_pairwise(const struct coll_args *a)
 {

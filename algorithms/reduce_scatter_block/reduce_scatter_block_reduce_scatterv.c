@@ -17,6 +17,37 @@
  * Wins for very short vectors, where 2 ceil(lg p) latencies are all
  * that counts; the fallback for anything. */
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/model.h"
+
+/* Segments of the reduce half: seg=X bytes a segment (default: one). */
+static double reduce_segments(const struct cost_call *c)
+{
+    if (c->seg <= 0 || c->count <= 0)
+        return 1;
+    int64_t per_segment = (int64_t)(c->seg / (c->bytes / (double)c->count));
+    if (per_segment < 1)
+        per_segment = 1;
+    return (double)((c->count + per_segment - 1) / per_segment);
+}
+
+/* Binomial reduce of the vector to rank 0 (distances 1, 2, ..., a fold
+ * each; every segment through rank 0's levels), then rank 0 sends its
+ * children their subtrees' blocks one after the other (distances ..., 2, 1:
+ * min(2 d, p) - d blocks at distance d). */
+double reduce_scatter_block_reduce_scatterv_cost(const struct cost_call *c,
+                                                 const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double n = c->bytes, block = n / c->p, segments = reduce_segments(c),
+           segment = n / segments, cost = 0;
+    for (int distance = 1; distance < c->p; distance *= 2) {
+        int blocks = (2 * distance < c->p ? 2 * distance : c->p) - distance;
+        cost += segments * (model_tree(c, m, segment, distance, 1) + model_reduce(m, segment)) +
+                model_tree(c, m, blocks * block, distance, 1);
+    }
+    return cost;
+}
 
 int reduce_scatter_block_reduce_scatterv(const struct coll_args *a)
 {

@@ -27,6 +27,12 @@
 #include "algorithms/common/tree_bytes.h"
 
 #include <stdlib.h>
+#include "algorithms/model.h"
+
+double scatter_binomial_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    return model_binomial_blocks(c, m);
+}
 
 static char *direct_stage(const struct coll_args *a, int nsub)
 {

@@ -14,6 +14,12 @@
  * Wins for large n and small p, where the binomial tree only adds copies.
  * The core is linear_root_scatter (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
+#include "algorithms/model.h"
+
+double scatter_linear_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    return model_flat_blocks(c, m);
+}
 
 int scatter_linear(const struct coll_args *a)
 {

@@ -10,6 +10,12 @@
  * pack uneven subtrees. The core is linear_root_scatter
  * (common/linear_root.c). */
 #include "algorithms/common/linear_root.h"
+#include "algorithms/model.h"
+
+double scatterv_linear_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    return model_flat_blocks(c, m);
+}
 
 int scatterv_linear(const struct coll_args *a)
 {

@@ -30,4 +30,5 @@ Suite *grammar_fuzz_suite(void);
 Suite *op_kernels_suite(void);
 Suite *node_suite(void);
 Suite *learn_suite(void);
+Suite *model_suite(void);
 #endif

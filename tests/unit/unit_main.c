@@ -38,6 +38,7 @@ int main(void)
     srunner_add_suite(sr, allgather_pattern_suite());
     srunner_add_suite(sr, alltoall_pattern_suite());
     srunner_add_suite(sr, tune_choose_suite());
+    srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, op_kernels_suite());
     srunner_add_suite(sr, node_suite());
     srunner_add_suite(sr, learn_suite());

@@ -1,0 +1,161 @@
+/* model.c - the rounds costs are written in (model.h), and the cost of
+ * a composed algorithm's steps. */
+#include "algorithms/model.h"
+#include "algorithms/registry.h"
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+int model_log(int radix, int x)
+{
+    int levels = 0;
+    for (long long reach = 1; reach < x; reach *= radix)
+        levels++;
+    return levels;
+}
+
+int model_pow2_floor(int x)
+{
+    int pow2 = 1;
+    while (pow2 <= x / 2)
+        pow2 *= 2;
+    return pow2;
+}
+
+int model_crosses(const struct cost_call *c, int distance)
+{
+    return c->nodes > 1 && distance % c->p != 0;
+}
+
+/* Whether rank r and rank r xor distance (or a tree's r and r + distance,
+ * r a multiple of 2 distance) can sit on different nodes. */
+static int pair_crosses(const struct cost_call *c, int distance)
+{
+    if (c->nodes <= 1)
+        return 0;
+    if (!c->block || !c->equal)
+        return 1;
+    return distance >= c->ppn || c->ppn % (2 * distance) != 0;
+}
+
+/* One message of `bytes` inside a node, or across with `senders` ranks of
+ * the node sharing its link. */
+static double message(const struct machine_model *m, double bytes, int across, int senders)
+{
+    if (!across)
+        return m->alpha_intra + bytes * m->beta_intra;
+    return m->alpha_inter + bytes * m->beta_inter * (senders > 1 ? senders : 1);
+}
+
+double model_shift(const struct cost_call *c, const struct machine_model *m, double bytes,
+                   int distance)
+{
+    int across = model_crosses(c, distance);
+    return message(m, bytes, across, c->block ? min_int(distance, c->ppn) : c->ppn);
+}
+
+double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
+                      int distance)
+{
+    int across = pair_crosses(c, distance);
+    return message(m, bytes, across, min_int(distance, c->ppn));
+}
+
+double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
+                  int distance, int messages)
+{
+    int across = pair_crosses(c, distance);
+    double alpha = across ? m->alpha_inter : m->alpha_intra;
+    double beta = across ? m->beta_inter : m->beta_intra;
+    messages = messages > 1 ? messages : 1;
+    return alpha + messages * bytes * beta + (messages - 1) * m->overhead;
+}
+
+double model_burst(const struct cost_call *c, const struct machine_model *m, double bytes,
+                   int messages, int distance)
+{
+    int across = model_crosses(c, distance);
+    messages = messages > 1 ? messages : 1;
+    return message(m, messages * bytes, across, c->ppn) + (messages - 1) * m->overhead;
+}
+
+double model_binomial_blocks(const struct cost_call *c, const struct machine_model *m)
+{
+    double cost = 0, block = c->bytes / c->p;
+    for (int d = 1; d < c->p && c->bytes > 0; d *= 2)
+        cost += model_tree(c, m, min_int(d, c->p - d) * block, d, 1);
+    return cost;
+}
+
+double model_flat_blocks(const struct cost_call *c, const struct machine_model *m)
+{
+    return c->p > 1 && c->bytes > 0 ? model_tree(c, m, c->bytes / c->p, c->p - 1, c->p - 1) : 0;
+}
+
+double model_reduce(const struct machine_model *m, double bytes) { return bytes * m->gamma; }
+
+struct cost_call model_node_level(const struct cost_call *c)
+{
+    struct cost_call node = *c;
+    node.p = c->ppn;
+    node.nodes = 1;
+    node.block = node.equal = 1;
+    return node;
+}
+
+struct cost_call model_leader_level(const struct cost_call *c)
+{
+    struct cost_call leaders = *c;
+    leaders.p = c->nodes;
+    leaders.ppn = 1;
+    leaders.block = leaders.equal = 1;
+    return leaders;
+}
+
+/* The key of a step with c's shape (a step's op is taken as commutative
+ * and predefined: composed algorithms are costed for those). */
+static struct coll_key step_key(const struct cost_call *c)
+{
+    struct coll_key key = {.coll = c->coll, .np = c->p, .bytes = (uint64_t)c->bytes,
+                           .count = c->count, .commutative = 1, .predefined_op = 1,
+                           .sub = 1};
+    key.shape = node_shape_make(c->nodes, c->ppn, c->equal, c->block);
+    return key;
+}
+
+/* Steps whose algorithms are those of another collective on counts that
+ * differ per rank (the same patterns, common/): costed as that one, with
+ * the step's total bytes. */
+static const struct {
+    enum coll_id step, costed_as;
+} stand_ins[] = {
+    {COLL_allgatherv, COLL_allgather},
+    {COLL_reduce_scatter, COLL_reduce_scatter_block},
+    {COLL_alltoallv, COLL_alltoall},
+};
+
+static enum coll_id costed_as(enum coll_id coll)
+{
+    for (size_t i = 0; i < sizeof stand_ins / sizeof stand_ins[0]; i++)
+        if (stand_ins[i].step == coll)
+            return stand_ins[i].costed_as;
+    return coll;
+}
+
+double model_best_step(const struct cost_call *step, const struct machine_model *m)
+{
+    struct cost_call call = *step;
+    const struct cost_call *c = &call;
+    call.coll = costed_as(step->coll);
+    struct coll_key key = step_key(c);
+    double best = COST_UNKNOWN;
+    for (int i = 0; i < registry_count; i++) {
+        const struct algorithm *alg = &registry_table[i];
+        if (alg->coll != c->coll || !alg->model || (alg->restrictions & ALG_NEEDS_NODES) ||
+            !registry_can_run(alg, &key, NULL))
+            continue;
+        double cost = alg->model(c, m);
+        if (cost >= 0 && (best < 0 || cost < best))
+            best = cost;
+    }
+    return best;
+}

@@ -1,0 +1,118 @@
+/* model.h - the machine model and the algorithms' costs on it.
+ *
+ * A cost is the predicted time, in seconds, of one call of an algorithm on
+ * a communicator of a given shape, on the machine the model describes.
+ * Each modelled algorithm has one, `double <coll>_<name>_cost(const struct
+ * cost_call *, const struct machine_model *)`, in its own file under the
+ * comment that states it in the alpha-beta-gamma model, and its registry
+ * row says MODELLED. A cost is written in rounds, the way the algorithm
+ * moves its data: for each round, the bytes a rank sends and how far in
+ * rank order its partner is (model_shift, model_exchange, model_tree),
+ * which says whether the round crosses the network and how many ranks of a
+ * node share a node's link while it does; plus the bytes it reduces
+ * (model_reduce). A round costs its slowest message.
+ *
+ * The selection (select/model.c) evaluates the costs of a call's
+ * algorithms and runs the cheapest; doc/model.md says when. */
+#ifndef COLLSHIM_MODEL_H
+#define COLLSHIM_MODEL_H
+
+#include "algorithms/coll.h"
+
+/* What the costs depend on, measured at run time on the job's own ranks
+ * (shim/machine.c) or read from a file. Times in seconds. */
+struct machine_model {
+    double alpha_intra; /* one message between two ranks of a node */
+    double beta_intra;  /* per byte between two ranks of a node */
+    double alpha_inter; /* one message between two nodes */
+    double beta_inter;  /* per byte through a node's network link, one rank of
+                           the node sending (s ranks sending at once: s times) */
+    double overhead;    /* per message beyond the first that one rank sends or
+                           receives in a round (messages to many ranks at once) */
+    double gamma;       /* per byte reduced (MPI_SUM of doubles) */
+    int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
+    int valid;          /* 0: no model (every cost is then unknown) */
+};
+
+/* A call as the costs see it. */
+struct cost_call {
+    enum coll_id coll;
+    int p;        /* ranks of the communicator */
+    int nodes;    /* nodes they span (1: a single node) */
+    int ppn;      /* ranks on the most loaded node (k) */
+    int block;    /* 1: ranks in blocks per node (rank r on node r / k) */
+    int equal;    /* 1: every node has k ranks */
+    double bytes; /* the selection bytes (select/key.c): the whole vector of a
+                     reduction and a bcast, all p blocks of an allgather, a
+                     reduce_scatter_block and an alltoall (n) */
+    int64_t count; /* elements of a reduction's vector (its n / type size) */
+    int seg;       /* segment size of a segmented algorithm (0: its default) */
+};
+
+/* No prediction: the algorithm cannot run the call, or has no model. */
+#define COST_UNKNOWN (-1.0)
+
+/* ---- the rounds a cost is written in ---- */
+
+/* 1 when a message from rank r to rank r + distance (mod p) can leave the
+ * node: ranks in blocks of k cross where distance mod p >= k or the block
+ * boundary falls between them; interleaved ranks, or several nodes of
+ * unknown order: always. */
+int model_crosses(const struct cost_call *c, int distance);
+
+/* A round in which every rank sends `bytes` to the rank `distance` after
+ * it (a ring step, a shift of Bruck's or of a dissemination barrier): it
+ * crosses the network when model_crosses, with min(distance, k) ranks of
+ * each node sending across at once. */
+double model_shift(const struct cost_call *c, const struct machine_model *m, double bytes,
+                   int distance);
+
+/* A round in which rank r swaps `bytes` with rank r xor distance
+ * (recursive doubling and halving): inside the node when k is a multiple
+ * of 2 distance in block order, else across, with min(distance, k) ranks
+ * of each node sending at once. */
+double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
+                      int distance);
+
+/* A round of a tree: a few ranks send `bytes` to ranks `distance` away; at
+ * most one rank of each node sends across (distance >= k in block order),
+ * and one sender sends `messages` such messages at once (a k-nomial tree's
+ * radix - 1, a flat tree's p - 1), each beyond the first at the cost of
+ * the per-message overhead. */
+double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
+                  int distance, int messages);
+
+/* A round in which every rank sends `messages` messages of `bytes` at
+ * once, to ranks up to `distance` after it (a window of a direct
+ * exchange): on several nodes all k ranks of a node send across. */
+double model_burst(const struct cost_call *c, const struct machine_model *m, double bytes,
+                   int messages, int distance);
+
+/* A binomial tree that gathers (or scatters) the p blocks of c->bytes:
+ * at distance d a subtree of min(d, p - d) blocks moves in one message. */
+double model_binomial_blocks(const struct cost_call *c, const struct machine_model *m);
+/* The root and every other rank swap one block of c->bytes / p at once:
+ * the root's link carries p - 1 blocks. */
+double model_flat_blocks(const struct cost_call *c, const struct machine_model *m);
+
+/* Reducing `bytes` into a buffer. */
+double model_reduce(const struct machine_model *m, double bytes);
+
+/* ---- composed algorithms ---- */
+
+/* The call `c` restricted to one node (p = k ranks) and to one rank per
+ * node (p = nodes), for the cost of an algorithm's steps. */
+struct cost_call model_node_level(const struct cost_call *c);
+struct cost_call model_leader_level(const struct cost_call *c);
+
+/* The cheapest cost of any modelled algorithm of c->coll that runs as a
+ * step (no node-aware or vendor row): what the step of a composed
+ * algorithm is predicted to take. COST_UNKNOWN if none. */
+double model_best_step(const struct cost_call *c, const struct machine_model *m);
+
+/* ceil(log_radix x) for x >= 1; 0 for x <= 1. */
+int model_log(int radix, int x);
+/* The largest power of two <= x (x >= 1). */
+int model_pow2_floor(int x);
+
+#endif

@@ -1,0 +1,76 @@
+/* model.c - the machine model's choice: where no rule of the user's tables
+ * (nor a measured built-in one) covers a call on a communicator that spans
+ * nodes, the modelled algorithm of least predicted cost that can run it
+ * (doc/model.md). The shim measures the model and hands it here once, in
+ * MPI_Init, before any call selects. */
+#include "select/select.h"
+#include "algorithms/model.h"
+
+#include <stdio.h>
+
+static struct machine_model model;
+
+void select_model_set(const struct machine_model *m) { model = *m; }
+
+static struct cost_call cost_call_of(const struct coll_key *key)
+{
+    struct cost_call c = {.coll = key->coll, .p = key->np, .nodes = key->shape.nodes,
+                          .ppn = key->shape.ppn, .block = key->shape.block,
+                          .equal = key->shape.equal, .bytes = (double)key->bytes,
+                          .count = key->count};
+    return c;
+}
+
+/* The model covers intracommunicator calls that span nodes. */
+static int model_covers(const struct coll_key *key)
+{
+    return model.valid && !key->inter && key->shape.nodes >= 2;
+}
+
+/* The predicted cost of row i for key, or COST_UNKNOWN. */
+static double row_cost(int i, const struct coll_key *key, const struct cost_call *c)
+{
+    const struct algorithm *alg = &registry_table[i];
+    if (alg->coll != key->coll || !alg->model || !registry_can_run(alg, key, NULL))
+        return COST_UNKNOWN;
+    return alg->model(c, &model);
+}
+
+int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
+{
+    if (!model_covers(key))
+        return 0;
+    struct cost_call c = cost_call_of(key);
+    double best = COST_UNKNOWN;
+    for (int i = 0; i < registry_count; i++) {
+        double cost = row_cost(i, key, &c);
+        if (cost >= 0 && (best < 0 || cost < best)) {
+            best = cost;
+            choice->alg = i;
+        }
+    }
+    if (best < 0)
+        return 0;
+    choice->params = (struct coll_params){0, 0};
+    choice->rule = NULL;
+    choice->table = SELECT_BY_MODEL;
+    return 1;
+}
+
+void select_model_explain(const struct coll_key *key, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (!model_covers(key))
+        return;
+    struct cost_call c = cost_call_of(key);
+    used += (size_t)snprintf(buf, len, "model, predicted us:");
+    for (int i = 0; i < registry_count && used < len; i++) {
+        double cost = row_cost(i, key, &c);
+        if (cost >= 0)
+            used += (size_t)snprintf(buf + used, len - used, " %s %.1f", registry_table[i].name,
+                                     cost * 1e6);
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, "\n");
+}

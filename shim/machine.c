@@ -1,0 +1,299 @@
+/* machine.c - the machine model (algorithms/model.h): measured on the
+ * job's own ranks in MPI_Init, or read from the file COLLSHIM_MACHINE
+ * names, and handed to the selection (select/model.c).
+ *
+ * The measurement runs only when the job spans two nodes or more (inside
+ * one node the tables choose: doc/model.md). Every rank takes part at
+ * once, so that what is measured is what a collective's rounds see:
+ * - inside the nodes, ranks 2i and 2i+1 of each node swap 8 bytes and
+ *   64 KiB (alpha_intra, beta_intra);
+ * - across, the ranks of node 2j swap with the same-numbered ranks of node
+ *   2j+1, 8 bytes and 16 KiB; s ranks of a node sending at once share its
+ *   link, so each measured per-byte time is divided by s (beta_inter);
+ *   and then 8 messages each way at once (the overhead per message);
+ * - each rank reduces 16 KiB of doubles (gamma).
+ * One sum over the world then gives every rank the same means, so all
+ * ranks choose alike. A warm-up swap first opens the connections. */
+#include "shim/shim.h"
+#include "algorithms/model.h"
+#include "select/select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MACHINE_TAG 19791
+#define SMALL_BYTES 8
+#define INTRA_BYTES (64 * 1024)
+#define INTER_BYTES (16 * 1024)
+#define REDUCE_DOUBLES 2048
+#define BURST 8 /* messages in flight at once for the overhead */
+
+static struct machine_model machine;
+static double startup_seconds; /* measuring and agreeing, at MPI_Init */
+static const char *machine_origin = "none";
+
+/* The model's fields, in files and in the report: one table. */
+static const struct {
+    const char *name;
+    size_t offset;
+    const char *meaning;
+} machine_fields[] = {
+    {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node"},
+    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node"},
+    {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes"},
+    {"beta_inter", offsetof(struct machine_model, beta_inter),
+     "s per byte through a node's link, one sender"},
+    {"overhead", offsetof(struct machine_model, overhead),
+     "s per extra message of a rank in a round"},
+    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)"},
+};
+#define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
+
+static double *field(struct machine_model *m, int i)
+{
+    return (double *)((char *)m + machine_fields[i].offset);
+}
+
+/* ---- the measurement ---- */
+
+/* Mean seconds of one swap of `bytes` with partner, over reps. */
+static double swap_time(int partner, char *buf, int bytes, int reps)
+{
+    double start = PMPI_Wtime();
+    for (int i = 0; i < reps; i++)
+        vendor.sendrecv(buf, bytes, MPI_BYTE, partner, MACHINE_TAG, buf + INTRA_BYTES, bytes,
+                      MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return (PMPI_Wtime() - start) / reps;
+}
+
+/* Seconds of one swap of BURST small messages each way with partner, all
+ * in flight at once. */
+static double burst_time(int partner, char *buf)
+{
+    MPI_Request requests[2 * BURST];
+    double start = PMPI_Wtime();
+    for (int i = 0; i < BURST; i++) {
+        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner,
+                   MACHINE_TAG, MPI_COMM_WORLD, &requests[i]);
+        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner, MACHINE_TAG,
+                   MPI_COMM_WORLD, &requests[BURST + i]);
+    }
+    vendor.waitall(2 * BURST, requests, MPI_STATUSES_IGNORE);
+    return PMPI_Wtime() - start;
+}
+
+/* Between this rank and partner: alpha, per-byte time and per-message
+ * overhead, out[0..2]. */
+static void measure_pair(int partner, char *buf, int bytes, int reps, double out[3])
+{
+    swap_time(partner, buf, SMALL_BYTES, 1);
+    swap_time(partner, buf, bytes, 1);
+    double small = swap_time(partner, buf, SMALL_BYTES, reps);
+    double large = swap_time(partner, buf, bytes, reps > 2 ? reps / 2 : 1);
+    double burst = burst_time(partner, buf);
+    out[0] = small;
+    out[1] = large > small ? (large - small) / (bytes - SMALL_BYTES) : 0;
+    out[2] = burst > small ? (burst - small) / (BURST - 1) : 0;
+}
+
+static double measure_gamma(char *buf)
+{
+    double best = 0;
+    for (int i = 0; i < 3; i++) {
+        double start = PMPI_Wtime();
+        PMPI_Reduce_local(buf, buf + INTRA_BYTES, REDUCE_DOUBLES, MPI_DOUBLE, MPI_SUM);
+        double t = PMPI_Wtime() - start;
+        best = i == 0 || t < best ? t : best;
+    }
+    return best / (REDUCE_DOUBLES * sizeof(double));
+}
+
+/* This rank's partners: inside its node (or -1), and on the paired node
+ * (or -1), with how many ranks of its node send across at once. */
+struct partners {
+    int intra, inter, senders;
+};
+
+static struct partners find_partners(int rank, int size)
+{
+    struct partners who = {-1, -1, 0};
+    /* node names are below size: index_of[name] numbers the nodes in rank
+     * order, count[name] counts their ranks, local[r] is r's number there */
+    int *index_of = malloc(3 * (size_t)size * sizeof *index_of), *count, *local;
+    if (!index_of)
+        return who;
+    count = index_of + size, local = count + size;
+    for (int i = 0; i < size; i++)
+        index_of[i] = -1, count[i] = 0;
+    for (int r = 0, nodes = 0, name; r < size; r++) {
+        name = layout_world_node(r);
+        if (index_of[name] < 0)
+            index_of[name] = nodes++;
+        local[r] = count[name]++;
+    }
+    int mine = local[rank], node = index_of[layout_world_node(rank)], pair_ranks = 0;
+    for (int r = 0; r < size; r++) {
+        int n = index_of[layout_world_node(r)];
+        pair_ranks += n == (node ^ 1);
+        if (n == node && local[r] == (mine ^ 1))
+            who.intra = r;
+        if (n == (node ^ 1) && local[r] == mine)
+            who.inter = r;
+    }
+    int own_ranks = count[layout_world_node(rank)];
+    who.senders = own_ranks < pair_ranks ? own_ranks : pair_ranks;
+    free(index_of);
+    return who;
+}
+
+/* Sums over the world of {alpha, beta, 1} inside and across, and gamma. */
+enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
+       SUM_OVERHEAD, SUM_GAMMA, SUMS };
+
+static int measure(int rank, int size)
+{
+    struct partners who = find_partners(rank, size);
+    char *buf = calloc(2, INTRA_BYTES);
+    double sums[SUMS] = {0}, pair[3];
+    if (!buf)
+        return MPI_ERR_NO_MEM;
+    if (who.intra >= 0) {
+        measure_pair(who.intra, buf, INTRA_BYTES, 8, pair);
+        sums[SUM_ALPHA_INTRA] = pair[0], sums[SUM_BETA_INTRA] = pair[1], sums[SUM_INTRA] = 1;
+    }
+    vendor.barrier(MPI_COMM_WORLD);
+    if (who.inter >= 0) {
+        measure_pair(who.inter, buf, INTER_BYTES, 4, pair);
+        sums[SUM_ALPHA_INTER] = pair[0], sums[SUM_BETA_INTER] = pair[1] / who.senders;
+        sums[SUM_OVERHEAD] = pair[2], sums[SUM_INTER] = 1;
+    }
+    sums[SUM_GAMMA] = measure_gamma(buf);
+    free(buf);
+    int err = vendor.allreduce(MPI_IN_PLACE, sums, SUMS, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (err || sums[SUM_INTER] == 0)
+        return err;
+    machine.alpha_inter = sums[SUM_ALPHA_INTER] / sums[SUM_INTER];
+    machine.beta_inter = sums[SUM_BETA_INTER] / sums[SUM_INTER];
+    machine.alpha_intra = sums[SUM_INTRA] ? sums[SUM_ALPHA_INTRA] / sums[SUM_INTRA] : machine.alpha_inter;
+    machine.beta_intra = sums[SUM_INTRA] ? sums[SUM_BETA_INTRA] / sums[SUM_INTRA] : machine.beta_inter;
+    machine.overhead = sums[SUM_OVERHEAD] / sums[SUM_INTER];
+    machine.gamma = sums[SUM_GAMMA] / size;
+    machine.valid = 1;
+    return MPI_SUCCESS;
+}
+
+/* ---- the file ---- */
+
+/* Read path into m: 0, or -1 with why. */
+static int machine_read(const char *path, struct machine_model *m, char *why, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    char line[256], name[64];
+    int seen = 0;
+    double value;
+    if (!f)
+        return snprintf(why, len, "cannot read it"), -1;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        int i = 0;
+        if (sscanf(line, "%63s %lf", name, &value) != 2 || value < 0) {
+            snprintf(why, len, "\"%.40s\" is not a name and a time", line);
+            break;
+        }
+        while (i < MACHINE_FIELDS && strcmp(machine_fields[i].name, name))
+            i++;
+        if (i == MACHINE_FIELDS) {
+            snprintf(why, len, "%.40s is not a field of the model", name);
+            break;
+        }
+        *field(m, i) = value;
+        seen |= 1 << i;
+    }
+    fclose(f);
+    if (seen != (1 << MACHINE_FIELDS) - 1 && !why[0])
+        snprintf(why, len, "it lacks a field");
+    return why[0] ? -1 : 0;
+}
+
+static void machine_write(const char *path, int size)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "collshim: cannot write the machine model to %s\n", path);
+        return;
+    }
+    fprintf(f, "# collshim machine model (doc/model.md), measured on %d ranks in %.2f ms\n", size,
+            startup_seconds * 1e3);
+    for (int i = 0; i < MACHINE_FIELDS; i++)
+        fprintf(f, "%-12s %.6e  # %s\n", machine_fields[i].name, *field(&machine, i),
+                machine_fields[i].meaning);
+    fclose(f);
+}
+
+/* Rank 0 reads the file; every rank gets its model (1) or learns there is
+ * none (0). */
+static int load_shared(const char *path, int rank)
+{
+    struct { struct machine_model m; int ok; } got = {{0}, 0};
+    char why[128] = "";
+    if (rank == 0) {
+        got.ok = machine_read(path, &got.m, why, sizeof why) == 0;
+        if (!got.ok && strcmp(why, "cannot read it"))
+            fprintf(stderr, "collshim: COLLSHIM_MACHINE=%s: %s; the model is measured\n", path, why);
+    }
+    if (vendor.bcast(&got, (int)sizeof got, MPI_BYTE, 0, MPI_COMM_WORLD) || !got.ok)
+        return 0;
+    machine = got.m;
+    machine.valid = 1;
+    return 1;
+}
+
+static int spans_nodes(int size)
+{
+    for (int r = 1; r < size; r++)
+        if (layout_world_node(r) != layout_world_node(0))
+            return 1;
+    return 0;
+}
+
+int machine_init(int rank, int size)
+{
+    const char *path = settings.machine;
+    double start = PMPI_Wtime();
+    int err = MPI_SUCCESS;
+    if (settings.model && !strcmp(settings.model, "0"))
+        return MPI_SUCCESS;
+    if (path && load_shared(path, rank))
+        machine_origin = path;
+    else if (spans_nodes(size)) {
+        err = measure(rank, size);
+        startup_seconds = PMPI_Wtime() - start;
+        machine_origin = "measured in MPI_Init";
+        if (!err && machine.valid && path && rank == 0)
+            machine_write(path, size);
+    }
+    machine.ranks_per_core = layout_ranks_per_core();
+    if (machine.valid)
+        select_model_set(&machine);
+    return err;
+}
+
+void machine_report(FILE *f)
+{
+    if (!machine.valid) {
+        fprintf(f, "# machine model: none (%s): the tables choose every call\n",
+                settings.model && !strcmp(settings.model, "0") ? "COLLSHIM_MODEL=0"
+                                                                : "the job runs on one node");
+        return;
+    }
+    fprintf(f, "# machine model (%s", machine_origin);
+    if (startup_seconds > 0)
+        fprintf(f, ", start-up cost %.3f ms", startup_seconds * 1e3);
+    fprintf(f, "):");
+    for (int i = 0; i < MACHINE_FIELDS; i++)
+        fprintf(f, " %s %.3g", machine_fields[i].name, *field(&machine, i));
+    fprintf(f, "\n");
+}

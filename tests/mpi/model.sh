@@ -1,0 +1,67 @@
+#!/bin/bash
+# model.sh - the machine model in the selection order (doc/model.md), on
+# two ranks that play two nodes (COLLSHIM_NODES=block:2):
+# - out of the box the model is measured in MPI_Init and chooses the
+#   collectives it covers; COLLSHIM_VERBOSE and the report say so, and the
+#   report gives its figures and start-up cost;
+# - a rule of COLLSHIM_TUNE or of a table file overrides it;
+# - COLLSHIM_MODEL=0 leaves every call to the tables;
+# - COLLSHIM_MACHINE writes the measured model to a file that can be read,
+#   the next job reads it instead of measuring, and a file that is not a
+#   model is refused with a line that says why (then the model is measured).
+. "$TOP_SRCDIR/tests/mpi/launch.sh"
+dir="$TOP_BUILDDIR/tests/mpi"
+log=$(mktemp)
+two=(LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:2 COLLSHIM_VERBOSE=1)
+prog="$dir/plain_c"
+
+if [ "$FLAVOUR" = smpi ]; then
+    echo "skip: SMPI runs the program without LD_PRELOAD, and a host has 16 ranks here"
+    finish model
+    exit
+fi
+
+mpi_run 2 "${two[@]}" COLLSHIM_REPORT="$dir/model-report.txt" -- "$prog" >"$log" 2>&1
+expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
+expect "model: it chose allreduce on two nodes" \
+    grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
+expect "model: the report gives the measured model and its start-up cost" \
+    grep -Eq "^# machine model \(measured in MPI_Init, start-up cost [0-9.]+ ms\): alpha_intra .* gamma" \
+    "$dir/model-report.txt"
+expect "model: the report says the model chose allreduce" \
+    grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
+
+mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_TUNE overrides the model" \
+    grep -Eq "collshim: allreduce np=2 .* -> linear \(COLLSHIM_TUNE\)" "$log"
+printf 'allreduce @ring\n' >"$dir/model-table.txt"
+mpi_run 2 "${two[@]}" COLLSHIM_TUNING_FILE="$dir/model-table.txt" -- "$prog" >"$log" 2>&1
+expect "a table file overrides the model" \
+    grep -Eq "collshim: allreduce np=2 .* -> ring \(table file\)" "$log"
+expect "the model still chooses what the table does not cover" \
+    grep -Eq "collshim: bcast np=2 .* \(model\)" "$log"
+
+mpi_run 2 "${two[@]}" COLLSHIM_MODEL=0 COLLSHIM_REPORT="$dir/model-off.txt" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MODEL=0: the built-in table chooses" \
+    grep -Eq "collshim: allreduce np=2 .* \(built-in\)" "$log"
+expect "COLLSHIM_MODEL=0: the model chooses nothing" bash -c "! grep -q '(model)' '$log'"
+expect "COLLSHIM_MODEL=0: the report says there is no model" \
+    grep -q "^# machine model: none (COLLSHIM_MODEL=0)" "$dir/model-off.txt"
+
+file="$dir/model-machine.txt"
+rm -f "$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: the measured model is written" \
+    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$file') = 6 ]"
+sed -i 's/^alpha_inter .*/alpha_inter 1.0e+00/' "$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: the next job reads it" \
+    grep -q "^# machine model ($file): .*alpha_inter 1 " "$dir/model-read.txt"
+expect "COLLSHIM_MACHINE: and still gets right results" grep -q "plain_c: ok (np=2)" "$log"
+printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
+    grep -q "COLLSHIM_MACHINE=$file: latency is not a field of the model; the model is measured" "$log"
+expect "COLLSHIM_MACHINE: then the model is measured and chooses" grep -q "(model)" "$log"
+rm -f "$log" "$file" "$dir"/model-*.txt
+finish model

@@ -1,0 +1,135 @@
+/* test_model.c - the costs of the machine model (algorithms/model.h) and
+ * the model's choice (select/model.c): every modelled row gives a finite
+ * cost that grows with the bytes, and on a machine where latency or
+ * bandwidth dominates the model picks an algorithm of the fewest rounds or
+ * of the fewest bytes. */
+#include "tests/unit/unit.h"
+#include "algorithms/model.h"
+#include "select/select.h"
+
+#include <math.h>
+
+static const struct machine_model ethernet = {
+    .alpha_intra = 1e-6, .beta_intra = 1e-10, .alpha_inter = 50e-6, .beta_inter = 8e-9,
+    .gamma = 2.5e-10, .ranks_per_core = 1, .valid = 1};
+
+static struct coll_key key_of(enum coll_id coll, int nodes, int ppn, uint64_t bytes)
+{
+    struct coll_key key = {.coll = coll, .np = nodes * ppn, .bytes = bytes,
+                           .count = (int64_t)(bytes / 8), .commutative = 1, .predefined_op = 1};
+    key.shape = node_shape_make(nodes, ppn, 1, 1);
+    key.shape.ranks_per_core = 1;
+    return key;
+}
+
+static struct cost_call call_of(const struct coll_key *key)
+{
+    struct cost_call c = {.coll = key->coll, .p = key->np, .nodes = key->shape.nodes,
+                          .ppn = key->shape.ppn, .block = 1, .equal = 1,
+                          .bytes = (double)key->bytes, .count = key->count};
+    return c;
+}
+
+START_TEST(costs_are_finite_and_grow_with_bytes)
+{
+    static const int shapes[][2] = {{2, 1}, {3, 1}, {8, 1}, {4, 2}, {2, 4}, {5, 3}, {64, 1}, {16, 16}};
+    static const uint64_t sizes[] = {8, 1024, 65536, 1 << 20, 16 << 20};
+    int modelled = 0;
+    for (int i = 0; i < registry_count; i++) {
+        const struct algorithm *alg = &registry_table[i];
+        if (!alg->model)
+            continue;
+        modelled++;
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            double last = 0;
+            for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++) {
+                struct coll_key key = key_of(alg->coll, shapes[s][0], shapes[s][1],
+                                             sizes[b] * (uint64_t)(shapes[s][0] * shapes[s][1]));
+                if (!registry_can_run(alg, &key, NULL))
+                    continue;
+                struct cost_call c = call_of(&key);
+                double cost = alg->model(&c, &ethernet);
+                ck_assert_msg(cost >= 0 && isfinite(cost), "%s/%s: cost %g at %dx%d, %llu B",
+                              coll_name(alg->coll), alg->name, cost, shapes[s][0], shapes[s][1],
+                              (unsigned long long)key.bytes);
+                ck_assert_msg(cost >= last, "%s/%s: %g s at %llu B, less than at fewer bytes (%g)",
+                              coll_name(alg->coll), alg->name, cost,
+                              (unsigned long long)key.bytes, last);
+                last = cost;
+            }
+        }
+    }
+    ck_assert_int_ge(modelled, 40);
+}
+END_TEST
+
+/* The model's choice on `machine` for coll at nodes x ppn and bytes, and
+ * the cost of the choice. */
+static int choose(const struct machine_model *machine, enum coll_id coll, int nodes, int ppn,
+                  uint64_t bytes, double *cost)
+{
+    struct coll_key key = key_of(coll, nodes, ppn, bytes);
+    struct tune_choice choice = {-1, {0, 0}, NULL, -1};
+    select_model_set(machine);
+    ck_assert(select_model_choose(&key, &choice));
+    ck_assert_int_eq(choice.table, SELECT_BY_MODEL);
+    struct cost_call c = call_of(&key);
+    *cost = registry_table[choice.alg].model(&c, machine);
+    return choice.alg;
+}
+
+/* Latency dominates 8 bytes on 8 nodes: an allreduce in lg 8 = 3 rounds,
+ * a barrier in 3 too; not the 2 (p-1) rounds of the ring. */
+START_TEST(latency_bound_calls_take_the_fewest_rounds)
+{
+    double cost;
+    int alg = choose(&ethernet, COLL_allreduce, 8, 1, 8, &cost);
+    ck_assert_msg(cost < 3.5 * ethernet.alpha_inter, "allreduce 8 B: %s predicted %g s",
+                  registry_table[alg].name, cost);
+    alg = choose(&ethernet, COLL_barrier, 8, 1, 0, &cost);
+    ck_assert_msg(cost < 3.5 * ethernet.alpha_inter, "barrier: %s predicted %g s",
+                  registry_table[alg].name, cost);
+}
+END_TEST
+
+/* Bandwidth dominates 16 MiB on 8 nodes: an allreduce moves 2 (p-1)/p n
+ * bytes through each link (ring, reduce-scatter + allgather), not the lg p
+ * n of recursive doubling; a bcast 2 (p-1)/p n or a pipeline's n, not
+ * binomial's lg p n. */
+START_TEST(bandwidth_bound_calls_move_the_fewest_bytes)
+{
+    double n = 16 << 20, cost;
+    int alg = choose(&ethernet, COLL_allreduce, 8, 1, (uint64_t)n, &cost);
+    ck_assert_msg(cost < 2.5 * n * ethernet.beta_inter, "allreduce 16 MiB: %s predicted %g s",
+                  registry_table[alg].name, cost);
+    alg = choose(&ethernet, COLL_bcast, 8, 1, (uint64_t)n, &cost);
+    ck_assert_msg(cost < 2.5 * n * ethernet.beta_inter, "bcast 16 MiB: %s predicted %g s",
+                  registry_table[alg].name, cost);
+}
+END_TEST
+
+/* Inside one node, or without a model, the model does not choose. */
+START_TEST(model_covers_calls_that_span_nodes)
+{
+    struct coll_key key = key_of(COLL_allreduce, 1, 8, 8);
+    struct tune_choice choice = {-1, {0, 0}, NULL, -1};
+    select_model_set(&ethernet);
+    ck_assert(!select_model_choose(&key, &choice));
+    struct machine_model none = {0};
+    key = key_of(COLL_allreduce, 8, 1, 8);
+    select_model_set(&none);
+    ck_assert(!select_model_choose(&key, &choice));
+    key.inter = 1;
+    select_model_set(&ethernet);
+    ck_assert(!select_model_choose(&key, &choice));
+}
+END_TEST
+
+Suite *model_suite(void)
+{
+    return unit_suite("model", "costs", NULL,
+                      UNIT_TESTS(costs_are_finite_and_grow_with_bytes,
+                                 latency_bound_calls_take_the_fewest_rounds,
+                                 bandwidth_bound_calls_move_the_fewest_bytes,
+                                 model_covers_calls_that_span_nodes));
+}
