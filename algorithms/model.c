@@ -3,6 +3,8 @@
 #include "algorithms/model.h"
 #include "algorithms/registry.h"
 
+#include <string.h>
+
 static int min_int(int a, int b) { return a < b ? a : b; }
 
 int model_log(int radix, int x)
@@ -122,38 +124,41 @@ static struct coll_key step_key(const struct cost_call *c)
     return key;
 }
 
-/* Steps whose algorithms are those of another collective on counts that
- * differ per rank (the same patterns, common/): costed as that one, with
- * the step's total bytes. */
+/* Collectives whose algorithms are those of another on counts that
+ * differ per rank (the same patterns, common/): each of their algorithms
+ * is costed as the other's of the same name, on the call's total bytes. */
 static const struct {
-    enum coll_id step, costed_as;
+    enum coll_id coll, costed_as;
 } stand_ins[] = {
     {COLL_allgatherv, COLL_allgather},
     {COLL_reduce_scatter, COLL_reduce_scatter_block},
     {COLL_alltoallv, COLL_alltoall},
 };
 
-static enum coll_id costed_as(enum coll_id coll)
+coll_cost_fn model_of(int row)
 {
+    const struct algorithm *alg = &registry_table[row];
+    if (alg->model || (alg->restrictions & ALG_NEEDS_NODES))
+        return alg->model;
     for (size_t i = 0; i < sizeof stand_ins / sizeof stand_ins[0]; i++)
-        if (stand_ins[i].step == coll)
-            return stand_ins[i].costed_as;
-    return coll;
+        if (stand_ins[i].coll == alg->coll) {
+            int twin = registry_find(stand_ins[i].costed_as, alg->name, strlen(alg->name));
+            return twin >= 0 ? registry_table[twin].model : NULL;
+        }
+    return NULL;
 }
 
-double model_best_step(const struct cost_call *step, const struct machine_model *m)
+double model_best_step(const struct cost_call *c, const struct machine_model *m)
 {
-    struct cost_call call = *step;
-    const struct cost_call *c = &call;
-    call.coll = costed_as(step->coll);
     struct coll_key key = step_key(c);
     double best = COST_UNKNOWN;
     for (int i = 0; i < registry_count; i++) {
         const struct algorithm *alg = &registry_table[i];
-        if (alg->coll != c->coll || !alg->model || (alg->restrictions & ALG_NEEDS_NODES) ||
+        coll_cost_fn model = model_of(i);
+        if (alg->coll != c->coll || !model || (alg->restrictions & ALG_NEEDS_NODES) ||
             !registry_can_run(alg, &key, NULL))
             continue;
-        double cost = alg->model(c, m);
+        double cost = model(c, m);
         if (cost >= 0 && (best < 0 || cost < best))
             best = cost;
     }

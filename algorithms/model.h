@@ -105,6 +105,11 @@ double model_reduce(const struct machine_model *m, double bytes);
 struct cost_call model_node_level(const struct cost_call *c);
 struct cost_call model_leader_level(const struct cost_call *c);
 
+/* The cost function of registry row `row`: its own, or for a collective
+ * whose algorithms are another's on per-rank counts (allgatherv,
+ * reduce_scatter, alltoallv) that one's of the same name; NULL: none. */
+coll_cost_fn model_of(int row);
+
 /* The cheapest cost of any modelled algorithm of c->coll that runs as a
  * step (no node-aware or vendor row): what the step of a composed
  * algorithm is predicted to take. COST_UNKNOWN if none. */

@@ -1,6 +1,7 @@
 /* output.c - the table and the CSV (output.h). */
 #include "bench/output.h"
 #include "bench/util.h"
+#include "collshim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ void out_model(FILE *f, const struct bound_model *m)
                "(%.1f MB/s)\n",
             m->alpha * 1e6, m->beta * 1e9, m->beta > 0 ? 1e-6 / m->beta : 0, m->gamma * 1e9,
             m->gamma > 0 ? 1e-6 / m->gamma : 0);
+    char machine[512];
+    if (collshim_machine_model(machine, (int)sizeof machine) == 0)
+        fprintf(f, "# collshim machine model (seconds): %s\n", machine);
 }
 
 void out_fence(FILE *f, enum fence_kind kind)
@@ -157,7 +161,7 @@ void out_table_end(FILE *f, const struct bench_arm *arms, struct table_notes *n)
 void out_csv_header(FILE *f)
 {
     fprintf(f, "coll,np,size,key_bytes,full_bytes,arm,kind,alg,params,ran,status,why,reps,"
-               "median_us,p10_us,p90_us,min_us,max_us,mean_us,bound_us,x_bound,x_vendor\n");
+               "median_us,p10_us,p90_us,min_us,max_us,mean_us,bound_us,x_bound,x_vendor,model_us\n");
 }
 
 /* The columns coll..why, shared by the blocking and the overlap CSV. */
@@ -170,6 +174,23 @@ static void csv_case_arm(FILE *f, const struct collop *c, const struct bench_arm
             c->size_bytes, (unsigned long long)c->key_bytes, (unsigned long long)c->full_bytes,
             arm->label, kind_name(arm->kind), arm->kind == ARM_NATIVE ? arm->alg : arm->label,
             arm->params, r->ran, status_name(r->status), r->why);
+}
+
+/* The machine model's prediction for the algorithm that ran (model_us),
+ * empty where it has none. */
+static void csv_prediction(FILE *f, const struct collop *c, const struct bench_arm *arm,
+                           const struct arm_result *r)
+{
+    const char *alg = arm->kind == ARM_NATIVE ? arm->alg : arm->kind == ARM_AUTO ? r->ran : NULL;
+    double predicted = -1;
+    if (alg && !arm->params[0] && c->icomm == MPI_COMM_NULL)
+        predicted = collshim_model_predict(c->comm, collop_name(c->coll), alg, c->key_bytes,
+                                           collop_has_op(c->coll) ? (long long)c->key_bytes / c->elem
+                                                                  : (long long)c->key_bytes);
+    if (predicted >= 0)
+        fprintf(f, "%.3f\n", predicted * 1e6);
+    else
+        fprintf(f, "\n");
 }
 
 void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms, int narms,
@@ -192,9 +213,10 @@ void out_csv_rows(FILE *f, const struct collop *c, const struct bench_arm *arms,
         else
             fprintf(f, ",");
         if (ok && v && v->median > 0)
-            fprintf(f, "%.4f\n", r->median / v->median);
+            fprintf(f, "%.4f,", r->median / v->median);
         else
-            fprintf(f, "\n");
+            fprintf(f, ",");
+        csv_prediction(f, c, &arms[i], r);
     }
     fflush(f);
 }

@@ -55,6 +55,20 @@ int collshim_algorithm_can_run(const char *coll, const char *name, int np,
  * intercommunicator (no node levels there). */
 int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, int *block);
 
+/* The machine model the selection uses (doc/model.md) as one line of
+ * `name value` pairs and where it comes from, into buf (len bytes);
+ * 0, or -1 when there is none (one node, COLLSHIM_MODEL=0). */
+int collshim_machine_model(char *buf, int len);
+
+/* The model's predicted seconds for one call of algorithm `name` of coll
+ * on comm, of `bytes` selection bytes (README, "message size") and
+ * `count` elements (reductions), commutative predefined op; -1 when the
+ * model has no prediction (no model, no cost for that algorithm, a
+ * restriction forbids the call, an intercommunicator, a communicator
+ * that has had no collective yet). Never communicates. */
+double collshim_model_predict(MPI_Comm comm, const char *coll, const char *name,
+                              unsigned long long bytes, long long count);
+
 /* While on (nonzero), every collective of this process goes straight to the
  * MPI library, as under COLLSHIM_DISABLE=1; for reference results. */
 void collshim_bypass(int on);

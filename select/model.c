@@ -21,19 +21,28 @@ static struct cost_call cost_call_of(const struct coll_key *key)
     return c;
 }
 
-/* The model covers intracommunicator calls that span nodes. */
+/* The model covers intracommunicator calls that span nodes, whose bytes
+ * every rank knows (not those of alltoallv, alltoallw, gatherv, scatterv). */
 static int model_covers(const struct coll_key *key)
 {
-    return model.valid && !key->inter && key->shape.nodes >= 2;
+    return model.valid && !key->inter && key->shape.nodes >= 2 &&
+           (key->bytes > 0 || key->coll == COLL_barrier);
 }
 
 /* The predicted cost of row i for key, or COST_UNKNOWN. */
 static double row_cost(int i, const struct coll_key *key, const struct cost_call *c)
 {
     const struct algorithm *alg = &registry_table[i];
-    if (alg->coll != key->coll || !alg->model || !registry_can_run(alg, key, NULL))
+    coll_cost_fn cost = model_of(i);
+    if (alg->coll != key->coll || !cost || !registry_can_run(alg, key, NULL))
         return COST_UNKNOWN;
-    return alg->model(c, &model);
+    return cost(c, &model);
+}
+
+double select_model_cost(int alg, const struct coll_key *key)
+{
+    struct cost_call c = cost_call_of(key);
+    return model_covers(key) ? row_cost(alg, key, &c) : COST_UNKNOWN;
 }
 
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice)

@@ -62,6 +62,9 @@ void select_model_set(const struct machine_model *m);
 /* 1 and the cheapest modelled algorithm that can run key, where the model
  * covers it (a valid model, an intracommunicator that spans nodes); else 0. */
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice);
+/* The predicted seconds of registry row alg for key where the model
+ * covers it and the row can run it, else COST_UNKNOWN (-1). */
+double select_model_cost(int alg, const struct coll_key *key);
 /* COLLSHIM_EXPLAIN: the predicted cost of each candidate, one line ("" if
  * the model does not cover key). */
 void select_model_explain(const struct coll_key *key, char *buf, size_t len);

@@ -89,6 +89,28 @@ EXPORT int collshim_node_shape(MPI_Comm comm, int *nodes, int *ppn, int *equal, 
     return 0;
 }
 
+EXPORT int collshim_machine_model(char *buf, int len)
+{
+    return shim_ready() && len > 0 ? machine_describe(buf, (size_t)len) : -1;
+}
+
+EXPORT double collshim_model_predict(MPI_Comm comm, const char *coll, const char *name,
+                                     unsigned long long bytes, long long count)
+{
+    struct comm_ctx *ctx = NULL;
+    struct coll_args a = {0};
+    int i = find(coll, name);
+    if (i < 0 || !shim_ready() || comm == MPI_COMM_NULL || ctx_find(comm, &ctx) || !ctx ||
+        ctx->forwarded || ctx->remote_size)
+        return -1;
+    a.size = ctx->size;
+    layout_attach(&a, ctx);
+    struct coll_key key = {.coll = registry_table[i].coll, .np = a.size, .bytes = bytes,
+                           .count = count, .commutative = 1, .predefined_op = 1,
+                           .shape = a.shape};
+    return select_model_cost(i, &key);
+}
+
 EXPORT void collshim_bypass(int on) { __atomic_store_n(&shim_bypass, on, __ATOMIC_RELAXED); }
 
 EXPORT int collshim_live_contexts(void) { return __atomic_load_n(&ctx_live, __ATOMIC_RELAXED); }

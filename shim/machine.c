@@ -10,7 +10,9 @@
  * - across, the ranks of node 2j swap with the same-numbered ranks of node
  *   2j+1, 8 bytes and 16 KiB; s ranks of a node sending at once share its
  *   link, so each measured per-byte time is divided by s (beta_inter);
- *   and then 8 messages each way at once (the overhead per message);
+ *   then each rank sends 8 bytes to the same-numbered rank of each of
+ *   the next 8 nodes and receives from the previous 8, all at once (the
+ *   overhead per message: fewer nodes wrap around);
  * - each rank reduces 16 KiB of doubles (gamma).
  * One sum over the world then gives every rank the same means, so all
  * ranks choose alike. A warm-up swap first opens the connections. */
@@ -68,34 +70,31 @@ static double swap_time(int partner, char *buf, int bytes, int reps)
     return (PMPI_Wtime() - start) / reps;
 }
 
-/* Seconds of one swap of BURST small messages each way with partner, all
- * in flight at once. */
-static double burst_time(int partner, char *buf)
+/* Seconds of one round in which this rank sends one small message to each
+ * rank of `to` and receives one from each rank of `from`, all at once. */
+static double fan_time(const int *to, const int *from, int n, char *buf)
 {
     MPI_Request requests[2 * BURST];
     double start = PMPI_Wtime();
-    for (int i = 0; i < BURST; i++) {
-        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner,
+    for (int i = 0; i < n; i++) {
+        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, from[i],
                    MACHINE_TAG, MPI_COMM_WORLD, &requests[i]);
-        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner, MACHINE_TAG,
-                   MPI_COMM_WORLD, &requests[BURST + i]);
+        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, to[i], MACHINE_TAG,
+                   MPI_COMM_WORLD, &requests[n + i]);
     }
-    vendor.waitall(2 * BURST, requests, MPI_STATUSES_IGNORE);
+    vendor.waitall(2 * n, requests, MPI_STATUSES_IGNORE);
     return PMPI_Wtime() - start;
 }
 
-/* Between this rank and partner: alpha, per-byte time and per-message
- * overhead, out[0..2]. */
-static void measure_pair(int partner, char *buf, int bytes, int reps, double out[3])
+/* Between this rank and partner: alpha and per-byte time, out[0..1]. */
+static void measure_pair(int partner, char *buf, int bytes, int reps, double out[2])
 {
     swap_time(partner, buf, SMALL_BYTES, 1);
     swap_time(partner, buf, bytes, 1);
     double small = swap_time(partner, buf, SMALL_BYTES, reps);
     double large = swap_time(partner, buf, bytes, reps > 2 ? reps / 2 : 1);
-    double burst = burst_time(partner, buf);
     out[0] = small;
     out[1] = large > small ? (large - small) / (bytes - SMALL_BYTES) : 0;
-    out[2] = burst > small ? (burst - small) / (BURST - 1) : 0;
 }
 
 static double measure_gamma(char *buf)
@@ -111,52 +110,83 @@ static double measure_gamma(char *buf)
 }
 
 /* This rank's partners: inside its node (or -1), and on the paired node
- * (or -1), with how many ranks of its node send across at once. */
+ * (or -1), with how many ranks of its node send across at once; and for
+ * the overhead, the same-numbered ranks of the next nodes (fan_to) and of
+ * the previous ones (fan_from), fan of each (the paired node's rank BURST
+ * times over when there are two nodes). */
 struct partners {
-    int intra, inter, senders;
+    int intra, inter, senders, fan, fan_to[BURST], fan_from[BURST];
 };
+
+/* The nodes in rank order and their ranks: node_of[r] is r's node number,
+ * local[r] its number in the node, first[n] and count[n] where node n's
+ * ranks start in `ranks` and how many there are. */
+struct node_table {
+    int nodes, *node_of, *local, *first, *count, *ranks;
+};
+
+static int node_table_build(struct node_table *t, int size)
+{
+    int *names = malloc(6 * (size_t)size * sizeof *names);
+    if (!names)
+        return -1;
+    t->node_of = names + size, t->local = t->node_of + size, t->first = t->local + size;
+    t->count = t->first + size, t->ranks = t->count + size, t->nodes = 0;
+    for (int i = 0; i < size; i++)
+        names[i] = -1, t->count[i] = 0;
+    /* node names are below size: names[name] numbers the nodes in rank order */
+    for (int r = 0, name; r < size; r++) {
+        name = layout_world_node(r);
+        if (names[name] < 0)
+            names[name] = t->nodes++;
+        t->node_of[r] = names[name];
+        t->local[r] = t->count[t->node_of[r]]++;
+    }
+    for (int n = 0, at = 0; n < t->nodes; at += t->count[n++])
+        t->first[n] = at;
+    for (int r = 0; r < size; r++)
+        t->ranks[t->first[t->node_of[r]] + t->local[r]] = r;
+    return 0;
+}
+
+/* The rank numbered local on node n, or -1. */
+static int rank_at(const struct node_table *t, int n, int local)
+{
+    return local < t->count[n] ? t->ranks[t->first[n] + local] : -1;
+}
 
 static struct partners find_partners(int rank, int size)
 {
-    struct partners who = {-1, -1, 0};
-    /* node names are below size: index_of[name] numbers the nodes in rank
-     * order, count[name] counts their ranks, local[r] is r's number there */
-    int *index_of = malloc(3 * (size_t)size * sizeof *index_of), *count, *local;
-    if (!index_of)
+    struct partners who = {.intra = -1, .inter = -1};
+    struct node_table t;
+    if (node_table_build(&t, size))
         return who;
-    count = index_of + size, local = count + size;
-    for (int i = 0; i < size; i++)
-        index_of[i] = -1, count[i] = 0;
-    for (int r = 0, nodes = 0, name; r < size; r++) {
-        name = layout_world_node(r);
-        if (index_of[name] < 0)
-            index_of[name] = nodes++;
-        local[r] = count[name]++;
+    int node = t.node_of[rank], mine = t.local[rank], pair = node ^ 1;
+    who.intra = rank_at(&t, node, mine ^ 1);
+    if (pair < t.nodes) {
+        who.inter = rank_at(&t, pair, mine);
+        who.senders = t.count[node] < t.count[pair] ? t.count[node] : t.count[pair];
     }
-    int mine = local[rank], node = index_of[layout_world_node(rank)], pair_ranks = 0;
-    for (int r = 0; r < size; r++) {
-        int n = index_of[layout_world_node(r)];
-        pair_ranks += n == (node ^ 1);
-        if (n == node && local[r] == (mine ^ 1))
-            who.intra = r;
-        if (n == (node ^ 1) && local[r] == mine)
-            who.inter = r;
+    for (int i = 0; t.nodes > 1 && i < BURST; i++) {
+        int offset = 1 + i % (t.nodes - 1);
+        int to = rank_at(&t, (node + offset) % t.nodes, mine);
+        int from = rank_at(&t, (node - offset + t.nodes) % t.nodes, mine);
+        if (to >= 0 && from >= 0)
+            who.fan_to[who.fan] = to, who.fan_from[who.fan++] = from;
     }
-    int own_ranks = count[layout_world_node(rank)];
-    who.senders = own_ranks < pair_ranks ? own_ranks : pair_ranks;
-    free(index_of);
+    free(t.node_of - size);
     return who;
 }
 
 /* Sums over the world of {alpha, beta, 1} inside and across, and gamma. */
 enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
-       SUM_OVERHEAD, SUM_GAMMA, SUMS };
+       SUM_OVERHEAD, SUM_FAN, SUM_GAMMA, SUMS };
 
 static int measure(int rank, int size)
 {
     struct partners who = find_partners(rank, size);
     char *buf = calloc(2, INTRA_BYTES);
-    double sums[SUMS] = {0}, pair[3];
+    double sums[SUMS] = {0}, pair[2];
     if (!buf)
         return MPI_ERR_NO_MEM;
     if (who.intra >= 0) {
@@ -167,7 +197,15 @@ static int measure(int rank, int size)
     if (who.inter >= 0) {
         measure_pair(who.inter, buf, INTER_BYTES, 4, pair);
         sums[SUM_ALPHA_INTER] = pair[0], sums[SUM_BETA_INTER] = pair[1] / who.senders;
-        sums[SUM_OVERHEAD] = pair[2], sums[SUM_INTER] = 1;
+        sums[SUM_INTER] = 1;
+    }
+    vendor.barrier(MPI_COMM_WORLD);
+    if (who.fan > 0) {
+        double fan = fan_time(who.fan_to, who.fan_from, who.fan, buf);
+        if (who.fan > 1 && who.inter >= 0) { /* over this rank's own swap */
+            sums[SUM_OVERHEAD] = fan > pair[0] ? (fan - pair[0]) / (who.fan - 1) : 0;
+            sums[SUM_FAN] = 1;
+        }
     }
     sums[SUM_GAMMA] = measure_gamma(buf);
     free(buf);
@@ -178,7 +216,7 @@ static int measure(int rank, int size)
     machine.beta_inter = sums[SUM_BETA_INTER] / sums[SUM_INTER];
     machine.alpha_intra = sums[SUM_INTRA] ? sums[SUM_ALPHA_INTRA] / sums[SUM_INTRA] : machine.alpha_inter;
     machine.beta_intra = sums[SUM_INTRA] ? sums[SUM_BETA_INTRA] / sums[SUM_INTRA] : machine.beta_inter;
-    machine.overhead = sums[SUM_OVERHEAD] / sums[SUM_INTER];
+    machine.overhead = sums[SUM_FAN] ? sums[SUM_OVERHEAD] / sums[SUM_FAN] : 0;
     machine.gamma = sums[SUM_GAMMA] / size;
     machine.valid = 1;
     return MPI_SUCCESS;
@@ -281,19 +319,32 @@ int machine_init(int rank, int size)
     return err;
 }
 
+int machine_describe(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (!machine.valid)
+        return -1;
+    for (int i = 0; i < MACHINE_FIELDS && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s %.3g", i ? " " : "",
+                                 machine_fields[i].name, *field(&machine, i));
+    if (used < len)
+        used += (size_t)snprintf(buf + used, len - used, " (%s", machine_origin);
+    if (used < len && startup_seconds > 0)
+        used += (size_t)snprintf(buf + used, len - used, ", start-up cost %.3f ms",
+                                 startup_seconds * 1e3);
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+    return 0;
+}
+
 void machine_report(FILE *f)
 {
-    if (!machine.valid) {
+    char line[512];
+    if (machine_describe(line, sizeof line))
         fprintf(f, "# machine model: none (%s): the tables choose every call\n",
                 settings.model && !strcmp(settings.model, "0") ? "COLLSHIM_MODEL=0"
                                                                 : "the job runs on one node");
-        return;
-    }
-    fprintf(f, "# machine model (%s", machine_origin);
-    if (startup_seconds > 0)
-        fprintf(f, ", start-up cost %.3f ms", startup_seconds * 1e3);
-    fprintf(f, "):");
-    for (int i = 0; i < MACHINE_FIELDS; i++)
-        fprintf(f, " %s %.3g", machine_fields[i].name, *field(&machine, i));
-    fprintf(f, "\n");
+    else
+        fprintf(f, "# machine model: %s\n", line);
 }

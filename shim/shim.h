@@ -135,6 +135,8 @@ int layout_world_node(int world_rank);
 int machine_init(int world_rank, int world_size);
 /* Its line in COLLSHIM_REPORT. */
 void machine_report(FILE *f);
+/* The model as `name value` pairs and its origin, into buf: 0, or -1 if none. */
+int machine_describe(char *buf, size_t len);
 
 /* ---- init.c: lifecycle ---- */
 /* 1 once MPI is up and the shim configured; configures lazily. */
