@@ -66,7 +66,7 @@ double model_tree(const struct cost_call *c, const struct machine_model *m, doub
                   int distance, int messages)
 {
     int across = pair_crosses(c, distance);
-    double alpha = across ? m->alpha_inter : m->alpha_intra;
+    double alpha = across ? m->alpha_lone : m->alpha_intra;
     double beta = across ? m->beta_inter : m->beta_intra;
     messages = messages > 1 ? messages : 1;
     return alpha + messages * bytes * beta + (messages - 1) * m->overhead;

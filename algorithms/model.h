@@ -24,7 +24,9 @@
 struct machine_model {
     double alpha_intra; /* one message between two ranks of a node */
     double beta_intra;  /* per byte between two ranks of a node */
-    double alpha_inter; /* one message between two nodes */
+    double alpha_inter; /* one message between two nodes, every rank sending one */
+    double alpha_lone;  /* one message between two nodes while the other ranks
+                           wait (a tree's level, a flat tree's root) */
     double beta_inter;  /* per byte through a node's network link, one rank of
                            the node sending (s ranks sending at once: s times) */
     double overhead;    /* per message beyond the first that one rank sends or
@@ -74,8 +76,9 @@ double model_shift(const struct cost_call *c, const struct machine_model *m, dou
 double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
                       int distance);
 
-/* A round of a tree: a few ranks send `bytes` to ranks `distance` away; at
- * most one rank of each node sends across (distance >= k in block order),
+/* A round of a tree: a few ranks send `bytes` to ranks `distance` away
+ * while the others wait (alpha_lone); at most one rank of each node sends
+ * across (distance >= k in block order),
  * and one sender sends `messages` such messages at once (a k-nomial tree's
  * radix - 1, a flat tree's p - 1), each beyond the first at the cost of
  * the per-message overhead. */

@@ -10,9 +10,10 @@
  * - across, the ranks of node 2j swap with the same-numbered ranks of node
  *   2j+1, 8 bytes and 16 KiB; s ranks of a node sending at once share its
  *   link, so each measured per-byte time is divided by s (beta_inter);
- *   then each rank sends 8 bytes to the same-numbered rank of each of
- *   the next 8 nodes and receives from the previous 8, all at once (the
- *   overhead per message: fewer nodes wrap around);
+ *   then 8 messages of 8 bytes each way at once (the overhead per
+ *   message beyond the first);
+ * - world rank 0 and its partner swap 8 bytes while the other ranks wait
+ *   in the agreement (alpha_lone: a tree's level, where most ranks wait);
  * - each rank reduces 16 KiB of doubles (gamma).
  * One sum over the world then gives every rank the same means, so all
  * ranks choose alike. A warm-up swap first opens the connections. */
@@ -45,6 +46,8 @@ static const struct {
     {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node"},
     {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node"},
     {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes"},
+    {"alpha_lone", offsetof(struct machine_model, alpha_lone),
+     "s per message between nodes while the other ranks wait"},
     {"beta_inter", offsetof(struct machine_model, beta_inter),
      "s per byte through a node's link, one sender"},
     {"overhead", offsetof(struct machine_model, overhead),
@@ -110,12 +113,15 @@ static double measure_gamma(char *buf)
 }
 
 /* This rank's partners: inside its node (or -1), and on the paired node
- * (or -1), with how many ranks of its node send across at once; and for
- * the overhead, the same-numbered ranks of the next nodes (fan_to) and of
- * the previous ones (fan_from), fan of each (the paired node's rank BURST
- * times over when there are two nodes). */
+ * (or -1), with how many ranks of its node send across at once; and the
+ * ranks of its burst of `fan` messages (the paired node's rank, BURST
+ * times). A fan to several nodes measured the opening of connections
+ * more than the cost of a message (doc/model.md). */
 struct partners {
     int intra, inter, senders, fan, fan_to[BURST], fan_from[BURST];
+    int shared_nodes; /* 1: some node has two ranks or more (an intra phase) */
+    int lone;         /* world rank 0 and its partner on the paired node: each
+                         other's partner for the lone swap; -1 elsewhere */
 };
 
 /* The nodes in rank order and their ranks: node_of[r] is r's node number,
@@ -157,30 +163,29 @@ static int rank_at(const struct node_table *t, int n, int local)
 
 static struct partners find_partners(int rank, int size)
 {
-    struct partners who = {.intra = -1, .inter = -1};
+    struct partners who = {.intra = -1, .inter = -1, .shared_nodes = 0, .lone = -1};
     struct node_table t;
     if (node_table_build(&t, size))
         return who;
     int node = t.node_of[rank], mine = t.local[rank], pair = node ^ 1;
     who.intra = rank_at(&t, node, mine ^ 1);
+    for (int n = 0; n < t.nodes && !who.shared_nodes; n++)
+        who.shared_nodes = t.count[n] > 1;
     if (pair < t.nodes) {
         who.inter = rank_at(&t, pair, mine);
         who.senders = t.count[node] < t.count[pair] ? t.count[node] : t.count[pair];
     }
-    for (int i = 0; t.nodes > 1 && i < BURST; i++) {
-        int offset = 1 + i % (t.nodes - 1);
-        int to = rank_at(&t, (node + offset) % t.nodes, mine);
-        int from = rank_at(&t, (node - offset + t.nodes) % t.nodes, mine);
-        if (to >= 0 && from >= 0)
-            who.fan_to[who.fan] = to, who.fan_from[who.fan++] = from;
-    }
+    if (rank == 0 || (pair == 0 && mine == 0))
+        who.lone = who.inter;
+    for (int i = 0; who.inter >= 0 && i < BURST; i++)
+        who.fan_to[who.fan] = who.inter, who.fan_from[who.fan++] = who.inter;
     free(t.node_of - size);
     return who;
 }
 
 /* Sums over the world of {alpha, beta, 1} inside and across, and gamma. */
 enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
-       SUM_OVERHEAD, SUM_FAN, SUM_GAMMA, SUMS };
+       SUM_OVERHEAD, SUM_FAN, SUM_ALPHA_LONE, SUM_LONE, SUM_GAMMA, SUMS };
 
 static int measure(int rank, int size)
 {
@@ -193,19 +198,23 @@ static int measure(int rank, int size)
         measure_pair(who.intra, buf, INTRA_BYTES, 8, pair);
         sums[SUM_ALPHA_INTRA] = pair[0], sums[SUM_BETA_INTRA] = pair[1], sums[SUM_INTRA] = 1;
     }
-    vendor.barrier(MPI_COMM_WORLD);
+    if (who.shared_nodes) /* the intra phase's traffic ends before the inter one's */
+        vendor.barrier(MPI_COMM_WORLD);
     if (who.inter >= 0) {
-        measure_pair(who.inter, buf, INTER_BYTES, 4, pair);
+        measure_pair(who.inter, buf, INTER_BYTES, 3, pair);
         sums[SUM_ALPHA_INTER] = pair[0], sums[SUM_BETA_INTER] = pair[1] / who.senders;
         sums[SUM_INTER] = 1;
     }
-    vendor.barrier(MPI_COMM_WORLD);
     if (who.fan > 0) {
         double fan = fan_time(who.fan_to, who.fan_from, who.fan, buf);
         if (who.fan > 1 && who.inter >= 0) { /* over this rank's own swap */
             sums[SUM_OVERHEAD] = fan > pair[0] ? (fan - pair[0]) / (who.fan - 1) : 0;
             sums[SUM_FAN] = 1;
         }
+    }
+    if (who.lone >= 0) { /* one pair while the others wait in the agreement */
+        swap_time(who.lone, buf, SMALL_BYTES, 1);
+        sums[SUM_ALPHA_LONE] = swap_time(who.lone, buf, SMALL_BYTES, 3), sums[SUM_LONE] = 1;
     }
     sums[SUM_GAMMA] = measure_gamma(buf);
     free(buf);
@@ -216,6 +225,7 @@ static int measure(int rank, int size)
     machine.beta_inter = sums[SUM_BETA_INTER] / sums[SUM_INTER];
     machine.alpha_intra = sums[SUM_INTRA] ? sums[SUM_ALPHA_INTRA] / sums[SUM_INTRA] : machine.alpha_inter;
     machine.beta_intra = sums[SUM_INTRA] ? sums[SUM_BETA_INTRA] / sums[SUM_INTRA] : machine.beta_inter;
+    machine.alpha_lone = sums[SUM_LONE] ? sums[SUM_ALPHA_LONE] / sums[SUM_LONE] : machine.alpha_inter;
     machine.overhead = sums[SUM_FAN] ? sums[SUM_OVERHEAD] / sums[SUM_FAN] : 0;
     machine.gamma = sums[SUM_GAMMA] / size;
     machine.valid = 1;

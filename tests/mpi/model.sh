@@ -52,7 +52,7 @@ file="$dir/model-machine.txt"
 rm -f "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: the measured model is written" \
-    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$file') = 6 ]"
+    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$file') = 7 ]"
 sed -i 's/^alpha_inter .*/alpha_inter 1.0e+00/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: the next job reads it" \
