@@ -9,8 +9,13 @@
 #include <stdio.h>
 
 static struct machine_model model;
+static int model_everywhere; /* 0: calls with one rank per node only */
 
-void select_model_set(const struct machine_model *m) { model = *m; }
+void select_model_set(const struct machine_model *m, int everywhere)
+{
+    model = *m;
+    model_everywhere = everywhere;
+}
 
 static struct cost_call cost_call_of(const struct coll_key *key)
 {
@@ -21,11 +26,13 @@ static struct cost_call cost_call_of(const struct coll_key *key)
     return c;
 }
 
-/* The model covers intracommunicator calls that span nodes, whose bytes
- * every rank knows (not those of alltoallv, alltoallw, gatherv, scatterv). */
+/* The model covers intracommunicator calls that span nodes (with one
+ * rank on each unless told otherwise), whose bytes every rank knows (not
+ * those of alltoallv, alltoallw, gatherv, scatterv). */
 static int model_covers(const struct coll_key *key)
 {
     return model.valid && !key->inter && key->shape.nodes >= 2 &&
+           (model_everywhere || key->shape.ppn == 1) &&
            (key->bytes > 0 || key->coll == COLL_barrier);
 }
 

@@ -57,10 +57,12 @@ unsigned long select_tables_generation(void);
 
 /* ---- model.c: the machine model's choice ---- */
 struct machine_model;
-/* Hand the model over (the shim, once, in MPI_Init). */
-void select_model_set(const struct machine_model *m);
+/* Hand the model over (the shim, once, in MPI_Init); everywhere: it
+ * covers calls with several ranks per node too (COLLSHIM_MODEL=1). */
+void select_model_set(const struct machine_model *m, int everywhere);
 /* 1 and the cheapest modelled algorithm that can run key, where the model
- * covers it (a valid model, an intracommunicator that spans nodes); else 0. */
+ * covers it (a valid model; an intracommunicator that spans nodes, with one
+ * rank per node unless everywhere; known bytes); else 0. */
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice);
 /* The predicted seconds of registry row alg for key where the model
  * covers it and the row can run it, else COST_UNKNOWN (-1). */

@@ -299,24 +299,58 @@ static int load_shared(const char *path, int rank)
     return 1;
 }
 
-static int spans_nodes(int size)
+/* COLLSHIM_MODEL: 0 none; 1 wherever calls span nodes; unset or "auto"
+ * where they span nodes with one rank on each, the shapes where the model
+ * was measured to beat the built-in rules (results/model.md). */
+enum model_mode { MODEL_OFF, MODEL_ONE_PER_NODE, MODEL_EVERYWHERE };
+static enum model_mode model_mode = MODEL_ONE_PER_NODE;
+static const char *why_none = "the job runs on one node";
+
+static enum model_mode mode_of(const char *value, int rank)
 {
-    for (int r = 1; r < size; r++)
-        if (layout_world_node(r) != layout_world_node(0))
-            return 1;
-    return 0;
+    if (!value || !strcmp(value, "auto"))
+        return MODEL_ONE_PER_NODE;
+    if (!strcmp(value, "0") || !strcmp(value, "1"))
+        return value[0] == '0' ? MODEL_OFF : MODEL_EVERYWHERE;
+    if (rank == 0)
+        fprintf(stderr, "collshim: COLLSHIM_MODEL=%.40s is not 0, 1 or auto; auto is used\n",
+                value);
+    return MODEL_ONE_PER_NODE;
+}
+
+/* 2: the job spans nodes with one rank on each; 1: nodes with several;
+ * 0: one node. */
+static int job_spread(int size)
+{
+    unsigned char *seen = calloc((size_t)size, 1);
+    int nodes = 0, shared = 0;
+    if (!seen)
+        return 0;
+    for (int r = 0; r < size; r++) { /* node names are below size */
+        int name = layout_world_node(r);
+        nodes += !seen[name];
+        shared |= seen[name];
+        seen[name] = 1;
+    }
+    free(seen);
+    return nodes < 2 ? 0 : shared ? 1 : 2;
 }
 
 int machine_init(int rank, int size)
 {
     const char *path = settings.machine;
     double start = PMPI_Wtime();
-    int err = MPI_SUCCESS;
-    if (settings.model && !strcmp(settings.model, "0"))
+    int err = MPI_SUCCESS, spread = job_spread(size);
+    model_mode = mode_of(settings.model, rank);
+    if (model_mode == MODEL_OFF) {
+        why_none = "COLLSHIM_MODEL=0";
         return MPI_SUCCESS;
+    }
     if (path && load_shared(path, rank))
         machine_origin = path;
-    else if (spans_nodes(size)) {
+    else if (spread == 1 && model_mode == MODEL_ONE_PER_NODE)
+        why_none = "several ranks per node; COLLSHIM_MODEL=1 measures it there too";
+    else if (spread) {
         err = measure(rank, size);
         startup_seconds = PMPI_Wtime() - start;
         machine_origin = "measured in MPI_Init";
@@ -325,7 +359,7 @@ int machine_init(int rank, int size)
     }
     machine.ranks_per_core = layout_ranks_per_core();
     if (machine.valid)
-        select_model_set(&machine);
+        select_model_set(&machine, model_mode == MODEL_EVERYWHERE);
     return err;
 }
 
@@ -352,9 +386,7 @@ void machine_report(FILE *f)
 {
     char line[512];
     if (machine_describe(line, sizeof line))
-        fprintf(f, "# machine model: none (%s): the tables choose every call\n",
-                settings.model && !strcmp(settings.model, "0") ? "COLLSHIM_MODEL=0"
-                                                                : "the job runs on one node");
+        fprintf(f, "# machine model: none (%s): the tables choose every call\n", why_none);
     else
         fprintf(f, "# machine model: %s\n", line);
 }

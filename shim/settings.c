@@ -18,8 +18,10 @@ const struct setting settings_table[] = {
     {"COLLSHIM_TUNING_FILE", TEXT(tuning_file), "path", "none",
      "a table file (`colltune`, learning), tried after `COLLSHIM_TUNE`, before the built-in "
      "table", 0},
-    {"COLLSHIM_MODEL", TEXT(model), "0", "on",
-     "0: no machine model; the tables choose every call ([doc/model.md](doc/model.md))", 0},
+    {"COLLSHIM_MODEL", TEXT(model), "`0`, `1` or `auto`", "`auto`",
+     "the machine model chooses where no table rule does: `auto` for calls across nodes "
+     "with one rank on each, `1` for all calls across nodes, `0` never "
+     "([doc/model.md](doc/model.md))", 0},
     {"COLLSHIM_MACHINE", TEXT(machine), "path", "measured in `MPI_Init`",
      "read the machine model from this file; if it cannot be read, measure it and rank 0 "
      "writes it there", 0},

@@ -5,7 +5,8 @@
 #   collectives it covers; COLLSHIM_VERBOSE and the report say so, and the
 #   report gives its figures and start-up cost;
 # - a rule of COLLSHIM_TUNE or of a table file overrides it;
-# - COLLSHIM_MODEL=0 leaves every call to the tables;
+# - COLLSHIM_MODEL=0 leaves every call to the tables; with several ranks
+#   per node the model is used only under COLLSHIM_MODEL=1;
 # - COLLSHIM_MACHINE writes the measured model to a file that can be read,
 #   the next job reads it instead of measuring, and a file that is not a
 #   model is refused with a line that says why (then the model is measured).
@@ -47,6 +48,18 @@ expect "COLLSHIM_MODEL=0: the built-in table chooses" \
 expect "COLLSHIM_MODEL=0: the model chooses nothing" bash -c "! grep -q '(model)' '$log'"
 expect "COLLSHIM_MODEL=0: the report says there is no model" \
     grep -q "^# machine model: none (COLLSHIM_MODEL=0)" "$dir/model-off.txt"
+
+# Several ranks per node: out of the box the model is not measured (the
+# built-in rules were measured to beat it there); COLLSHIM_MODEL=1 asks it.
+four=(LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:2 COLLSHIM_VERBOSE=1)
+mpi_run 4 "${four[@]}" COLLSHIM_REPORT="$dir/model-2x2.txt" -- "$prog" >"$log" 2>&1
+expect "2 nodes of 2: right results" grep -q "plain_c: ok (np=4)" "$log"
+expect "2 nodes of 2: the model chooses nothing out of the box" bash -c "! grep -q '(model)' '$log'"
+expect "2 nodes of 2: the report says why there is no model" \
+    grep -q "^# machine model: none (several ranks per node; COLLSHIM_MODEL=1" "$dir/model-2x2.txt"
+mpi_run 4 "${four[@]}" COLLSHIM_MODEL=1 -- "$prog" >"$log" 2>&1
+expect "2 nodes of 2, COLLSHIM_MODEL=1: the model chooses allreduce" \
+    grep -Eq "collshim: allreduce np=4 bytes=.* nodes=2 ppn=2 .*-> [a-z_]+ \(model\)" "$log"
 
 file="$dir/model-machine.txt"
 rm -f "$file"

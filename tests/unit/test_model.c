@@ -71,7 +71,7 @@ static int choose(const struct machine_model *machine, enum coll_id coll, int no
 {
     struct coll_key key = key_of(coll, nodes, ppn, bytes);
     struct tune_choice choice = {-1, {0, 0}, NULL, -1};
-    select_model_set(machine);
+    select_model_set(machine, 1);
     ck_assert(select_model_choose(&key, &choice));
     ck_assert_int_eq(choice.table, SELECT_BY_MODEL);
     struct cost_call c = call_of(&key);
@@ -114,15 +114,21 @@ START_TEST(model_covers_calls_that_span_nodes)
 {
     struct coll_key key = key_of(COLL_allreduce, 1, 8, 8);
     struct tune_choice choice = {-1, {0, 0}, NULL, -1};
-    select_model_set(&ethernet);
+    select_model_set(&ethernet, 1);
     ck_assert(!select_model_choose(&key, &choice));
     struct machine_model none = {0};
     key = key_of(COLL_allreduce, 8, 1, 8);
-    select_model_set(&none);
+    select_model_set(&none, 1);
     ck_assert(!select_model_choose(&key, &choice));
     key.inter = 1;
-    select_model_set(&ethernet);
+    select_model_set(&ethernet, 1);
     ck_assert(!select_model_choose(&key, &choice));
+    /* by default, calls with one rank per node only */
+    select_model_set(&ethernet, 0);
+    key = key_of(COLL_allreduce, 4, 2, 8);
+    ck_assert(!select_model_choose(&key, &choice));
+    key = key_of(COLL_allreduce, 8, 1, 8);
+    ck_assert(select_model_choose(&key, &choice));
 }
 END_TEST
 
