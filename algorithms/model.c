@@ -95,6 +95,33 @@ double model_flat_blocks(const struct cost_call *c, const struct machine_model *
 
 double model_reduce(const struct machine_model *m, double bytes) { return bytes * m->gamma; }
 
+double model_segments(const struct cost_call *c, int64_t elements, double seg,
+                      int max_segments)
+{
+    double size = c->count > 0 ? c->bytes / (double)c->count : 1;
+    seg = c->seg > 0 ? c->seg : seg;
+    if (seg <= 0 || elements <= 0)
+        return 1;
+    int64_t per_segment = (int64_t)(seg / size);
+    if (max_segments > 0 && per_segment < (elements + max_segments - 1) / max_segments)
+        per_segment = (elements + max_segments - 1) / max_segments;
+    per_segment = per_segment < 1 ? 1 : per_segment;
+    return (double)((elements + per_segment - 1) / per_segment);
+}
+
+double model_fold(const struct cost_call *c, const struct machine_model *m, double in,
+                  double back)
+{
+    if (model_pow2_floor(c->p) == c->p)
+        return 0;
+    return model_exchange(c, m, in, 1) + model_reduce(m, in) + model_exchange(c, m, back, 1);
+}
+
+double model_folded_bytes(int blocks, int folded, double block)
+{
+    return (blocks + (blocks < folded ? blocks : folded)) * block;
+}
+
 struct cost_call model_node_level(const struct cost_call *c)
 {
     struct cost_call node = *c;

@@ -101,6 +101,21 @@ double model_flat_blocks(const struct cost_call *c, const struct machine_model *
 /* Reducing `bytes` into a buffer. */
 double model_reduce(const struct machine_model *m, double bytes);
 
+/* The segments of `elements` elements of the call's vector cut into
+ * segments of c->seg bytes (0: `seg` bytes; both 0: one segment), made
+ * larger where there would be more than max_segments (0: no bound). */
+double model_segments(const struct cost_call *c, int64_t elements, double seg,
+                      int max_segments);
+
+/* Off powers of two, the fold of the extra ranks into their neighbours:
+ * `in` bytes sent 1 away and reduced, `back` bytes handed back 1 away at
+ * the end; 0 at a power of two. */
+double model_fold(const struct cost_call *c, const struct machine_model *m, double in,
+                  double back);
+/* The most bytes a range of `blocks` aligned virtual blocks of `block`
+ * bytes holds when the first `folded` virtual blocks stand for two. */
+double model_folded_bytes(int blocks, int folded, double block);
+
 /* ---- composed algorithms ---- */
 
 /* The call `c` restricted to one node (p = k ranks) and to one rank per

@@ -18,24 +18,14 @@
 #include "algorithms/common/reduce_tree.h"
 #include "algorithms/model.h"
 
-/* Segments of the reduce half: seg=X bytes a segment (default: one). */
-static double reduce_segments(const struct cost_call *c)
-{
-    if (c->seg <= 0 || c->count <= 0)
-        return 1;
-    int64_t per_segment = (int64_t)(c->seg / (c->bytes / (double)c->count));
-    if (per_segment < 1)
-        per_segment = 1;
-    return (double)((c->count + per_segment - 1) / per_segment);
-}
-
 /* Binomial reduce (distances 1, 2, ..., a fold each; every segment through
  * rank 0's levels), then binomial bcast from rank 0 (distances ..., 2, 1). */
 double allreduce_reduce_bcast_cost(const struct cost_call *c, const struct machine_model *m)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    double n = c->bytes, segments = reduce_segments(c), segment = n / segments, cost = 0;
+    double n = c->bytes, segments = model_segments(c, c->count, 0, 0);
+    double segment = n / segments, cost = 0;
     for (int distance = 1; distance < c->p; distance *= 2)
         cost += segments * (model_tree(c, m, segment, distance, 1) + model_reduce(m, segment)) +
                 model_tree(c, m, n, distance, 1);

@@ -27,20 +27,6 @@
 #include "algorithms/common/reduce_scatter_core_ring.h"
 #include "algorithms/model.h"
 
-/* Segments of a block of `elements` elements of `size` bytes: seg bytes
- * each, enlarged to at most RING_MAX_SEGS (the default outstanding). */
-static double ring_segments(const struct cost_call *c, int64_t elements, double size)
-{
-    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_RING;
-    int64_t per_segment = (int64_t)(seg / size),
-            least = (elements + RING_MAX_SEGS - 1) / RING_MAX_SEGS;
-    if (per_segment < least)
-        per_segment = least;
-    if (per_segment < 1)
-        per_segment = 1;
-    return (double)((elements + per_segment - 1) / per_segment);
-}
-
 /* Two passes of p - 1 neighbour steps, each step the longest block in
  * segments one after the other (received, reduced, forwarded: no overlap
  * counted); the allgather pass without the reductions. */
@@ -50,7 +36,8 @@ double allreduce_ring_cost(const struct cost_call *c, const struct machine_model
         return 0;
     double size = c->bytes / (double)c->count;
     int64_t longest = (c->count + c->p - 1) / c->p;
-    double segments = ring_segments(c, longest, size), segment = longest * size / segments;
+    double segments = model_segments(c, longest, SEG_DEFAULT_RING, RING_MAX_SEGS);
+    double segment = longest * size / segments;
     double step = model_shift(c, m, segment, 1);
     return (c->p - 1) * segments * (2 * step + model_reduce(m, segment));
 }

@@ -13,24 +13,13 @@
 #include "algorithms/common/reduce_scatter_core.h"
 #include "algorithms/model.h"
 
-/* Segments of the reduce half: seg=X bytes a segment (default: one). */
-static double reduce_segments(const struct cost_call *c)
-{
-    if (c->seg <= 0 || c->count <= 0)
-        return 1;
-    int64_t per_segment = (int64_t)(c->seg / (c->bytes / (double)c->count));
-    if (per_segment < 1)
-        per_segment = 1;
-    return (double)((c->count + per_segment - 1) / per_segment);
-}
-
 /* Rank 0 receives p - 1 vectors at once and folds each (per segment), then
  * sends p - 1 blocks at once. */
 double reduce_scatter_block_linear_cost(const struct cost_call *c, const struct machine_model *m)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    double n = c->bytes, segments = reduce_segments(c), segment = n / segments;
+    double n = c->bytes, segments = model_segments(c, c->count, 0, 0), segment = n / segments;
     int others = c->p - 1;
     return segments * (model_tree(c, m, segment, others, others) +
                        others * model_reduce(m, segment)) +

@@ -27,24 +27,6 @@
 #include "algorithms/common/reduce_scatter_core.h"
 #include "algorithms/model.h"
 
-/* (blocks + those of them standing for two) real blocks: the most bytes a
- * range of `blocks` aligned virtual blocks holds, the first rem virtual
- * blocks being folded pairs. */
-static double virtual_bytes(int blocks, int rem, double block)
-{
-    return (blocks + (blocks < rem ? blocks : rem)) * block;
-}
-
-/* Non-power-of-two p: the vector sent 1 away and reduced, at the end one
- * block handed back 1 away. */
-static double fold_cost(const struct cost_call *c, const struct machine_model *m, double block)
-{
-    if (model_pow2_floor(c->p) == c->p)
-        return 0;
-    return model_exchange(c, m, c->bytes, 1) + model_reduce(m, c->bytes) +
-           model_exchange(c, m, block, 1);
-}
-
 /* Halving at distances pof2/2, ..., 1, swapping and reducing half of the
  * virtual blocks still held (the largest such range: the critical path). */
 double reduce_scatter_block_recursive_halving_cost(const struct cost_call *c,
@@ -53,9 +35,9 @@ double reduce_scatter_block_recursive_halving_cost(const struct cost_call *c,
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
     int pow2 = model_pow2_floor(c->p), rem = c->p - pow2;
-    double block = c->bytes / c->p, cost = fold_cost(c, m, block);
+    double block = c->bytes / c->p, cost = model_fold(c, m, c->bytes, block);
     for (int distance = pow2 / 2; distance >= 1; distance /= 2) {
-        double bytes = virtual_bytes(distance, rem, block);
+        double bytes = model_folded_bytes(distance, rem, block);
         cost += model_exchange(c, m, bytes, distance) + model_reduce(m, bytes);
     }
     return cost;

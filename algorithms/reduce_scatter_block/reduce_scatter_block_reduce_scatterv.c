@@ -19,17 +19,6 @@
 #include "algorithms/common/reduce_scatter_core.h"
 #include "algorithms/model.h"
 
-/* Segments of the reduce half: seg=X bytes a segment (default: one). */
-static double reduce_segments(const struct cost_call *c)
-{
-    if (c->seg <= 0 || c->count <= 0)
-        return 1;
-    int64_t per_segment = (int64_t)(c->seg / (c->bytes / (double)c->count));
-    if (per_segment < 1)
-        per_segment = 1;
-    return (double)((c->count + per_segment - 1) / per_segment);
-}
-
 /* Binomial reduce of the vector to rank 0 (distances 1, 2, ..., a fold
  * each; every segment through rank 0's levels), then rank 0 sends its
  * children their subtrees' blocks one after the other (distances ..., 2, 1:
@@ -39,7 +28,7 @@ double reduce_scatter_block_reduce_scatterv_cost(const struct cost_call *c,
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    double n = c->bytes, block = n / c->p, segments = reduce_segments(c),
+    double n = c->bytes, block = n / c->p, segments = model_segments(c, c->count, 0, 0),
            segment = n / segments, cost = 0;
     for (int distance = 1; distance < c->p; distance *= 2) {
         int blocks = (2 * distance < c->p ? 2 * distance : c->p) - distance;

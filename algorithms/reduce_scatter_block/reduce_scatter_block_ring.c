@@ -25,20 +25,6 @@
 #include "algorithms/common/reduce_scatter_core_ring.h"
 #include "algorithms/model.h"
 
-/* Segments of a block of `elements` elements of `size` bytes: seg bytes
- * each, enlarged to at most RING_MAX_SEGS (the default outstanding). */
-static double ring_segments(const struct cost_call *c, int64_t elements, double size)
-{
-    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_RING;
-    int64_t per_segment = (int64_t)(seg / size),
-            least = (elements + RING_MAX_SEGS - 1) / RING_MAX_SEGS;
-    if (per_segment < least)
-        per_segment = least;
-    if (per_segment < 1)
-        per_segment = 1;
-    return (double)((elements + per_segment - 1) / per_segment);
-}
-
 /* p - 1 neighbour steps, each a block in segments one after the other
  * (received, reduced, forwarded: no overlap counted). */
 double reduce_scatter_block_ring_cost(const struct cost_call *c, const struct machine_model *m)
@@ -47,7 +33,8 @@ double reduce_scatter_block_ring_cost(const struct cost_call *c, const struct ma
         return 0;
     double size = c->bytes / (double)c->count;
     int64_t elements = c->count / c->p;
-    double segments = ring_segments(c, elements, size), segment = elements * size / segments;
+    double segments = model_segments(c, elements, SEG_DEFAULT_RING, RING_MAX_SEGS);
+    double segment = elements * size / segments;
     return (c->p - 1) * segments * (model_shift(c, m, segment, 1) + model_reduce(m, segment));
 }
 
