@@ -117,6 +117,17 @@ double model_fold(const struct cost_call *c, const struct machine_model *m, doub
     return model_exchange(c, m, in, 1) + model_reduce(m, in) + model_exchange(c, m, back, 1);
 }
 
+double model_folded_exchange(const struct cost_call *c, const struct machine_model *m,
+                             double bytes, int distance)
+{
+    double cost = model_exchange(c, m, bytes, distance);
+    if (model_pow2_floor(c->p) < c->p) {
+        double wide = model_exchange(c, m, bytes, 2 * distance);
+        cost = wide > cost ? wide : cost;
+    }
+    return cost;
+}
+
 double model_folded_bytes(int blocks, int folded, double block)
 {
     return (blocks + (blocks < folded ? blocks : folded)) * block;

@@ -112,6 +112,11 @@ double model_segments(const struct cost_call *c, int64_t elements, double seg,
  * the end; 0 at a power of two. */
 double model_fold(const struct cost_call *c, const struct machine_model *m, double in,
                   double back);
+/* A doubling round among the 2^floor(lg p) ranks left after the fold:
+ * partners `distance` apart in rank order, 2 distance apart where both
+ * stand for a folded pair (the slower of the two off powers of two). */
+double model_folded_exchange(const struct cost_call *c, const struct machine_model *m,
+                             double bytes, int distance);
 /* The most bytes a range of `blocks` aligned virtual blocks of `block`
  * bytes holds when the first `folded` virtual blocks stand for two. */
 double model_folded_bytes(int blocks, int folded, double block);

@@ -22,20 +22,6 @@
 #include "algorithms/common/allgather_blocks.h"
 #include "algorithms/model.h"
 
-/* A doubling round among the 2^floor(lg p) survivors of the fold: partners
- * `distance` apart in rank order, 2 distance apart where both stand for a
- * folded pair. */
-static double folded_exchange(const struct cost_call *c, const struct machine_model *m,
-                              double bytes, int distance)
-{
-    double cost = model_exchange(c, m, bytes, distance);
-    if (model_pow2_floor(c->p) < c->p) {
-        double wide = model_exchange(c, m, bytes, 2 * distance);
-        cost = wide > cost ? wide : cost;
-    }
-    return cost;
-}
-
 /* Step d swaps a group of d virtual ranks' blocks: d real blocks, up to
  * d + min(d, r) where virtual ranks stand for folded pairs (r = p - 2^floor(lg p)).
  * r > 0: one block in before, the p - 1 others back after, at distance 1. */
@@ -48,7 +34,7 @@ double allgather_recursive_doubling_cost(const struct cost_call *c, const struct
     if (folded > 0)
         cost += model_exchange(c, m, block, 1) + model_exchange(c, m, (p - 1) * block, 1);
     for (int d = 1; d < pow2; d *= 2)
-        cost += folded_exchange(c, m, (d + (d < folded ? d : folded)) * block, d);
+        cost += model_folded_exchange(c, m, (d + (d < folded ? d : folded)) * block, d);
     return cost;
 }
 

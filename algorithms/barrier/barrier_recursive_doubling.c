@@ -19,27 +19,13 @@
 #include "algorithms/patterns/pattern.h"
 #include "algorithms/model.h"
 
-/* A doubling round among the 2^floor(lg p) survivors of the fold: partners
- * `distance` apart in rank order, 2 distance apart where both stand for a
- * folded pair. */
-static double folded_exchange(const struct cost_call *c, const struct machine_model *m,
-                              double bytes, int distance)
-{
-    double cost = model_exchange(c, m, bytes, distance);
-    if (model_pow2_floor(c->p) < c->p) {
-        double wide = model_exchange(c, m, bytes, 2 * distance);
-        cost = wide > cost ? wide : cost;
-    }
-    return cost;
-}
-
 /* p not a power of two: the fold's signal and release, at distance 1. */
 double barrier_recursive_doubling_cost(const struct cost_call *c, const struct machine_model *m)
 {
     int pow2 = model_pow2_floor(c->p);
     double cost = pow2 < c->p ? 2 * model_exchange(c, m, 0, 1) : 0;
     for (int d = 1; d < pow2; d *= 2)
-        cost += folded_exchange(c, m, 0, d);
+        cost += model_folded_exchange(c, m, 0, d);
     return cost;
 }
 

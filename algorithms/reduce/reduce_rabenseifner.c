@@ -31,20 +31,6 @@
 #include "algorithms/common/reduce_scatter_core.h"
 #include "algorithms/model.h"
 
-/* A doubling round among the 2^floor(lg p) survivors of the fold: partners
- * `distance` apart in rank order, 2 distance apart where both stand for a
- * folded pair. */
-static double folded_exchange(const struct cost_call *c, const struct machine_model *m,
-                              double bytes, int distance)
-{
-    double cost = model_exchange(c, m, bytes, distance);
-    if (model_pow2_floor(c->p) < c->p) {
-        double wide = model_exchange(c, m, bytes, 2 * distance);
-        cost = wide > cost ? wide : cost;
-    }
-    return cost;
-}
-
 /* Halving step i swaps and folds n / 2^(i+1) with the rank 2^i away; the
  * gather sends the same pieces back at the same distances. p not a power
  * of two: the fold (n and a fold at distance 1), and, the root taken as
@@ -60,7 +46,7 @@ double reduce_rabenseifner_cost(const struct cost_call *c, const struct machine_
         cost += 2 * model_exchange(c, m, c->bytes, 1) + model_reduce(m, c->bytes);
     for (int d = 1; d < pow2; d *= 2) {
         piece /= 2;
-        cost += 2 * folded_exchange(c, m, piece, d) + model_reduce(m, piece);
+        cost += 2 * model_folded_exchange(c, m, piece, d) + model_reduce(m, piece);
     }
     return cost;
 }
