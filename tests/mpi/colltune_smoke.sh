@@ -54,7 +54,7 @@ cat "$tmp/plain.txt"
 expect "the table loads without an error" [ -z "$(grep -iE 'ignored|error|expected' "$tmp/plain.txt")" ]
 expect "plain_c right under the table" grep -q 'plain_c: ok (np=2)' "$tmp/plain.txt"
 expect "the table's rule for 8000 bytes ran (${want:-none found})" \
-    grep -q "collshim: allreduce np=2 bytes=8000 nodes=1 ppn=2 -> ${want:-NONE}\$" "$tmp/plain.txt"
+    grep -q "collshim: allreduce np=2 bytes=8000 nodes=1 ppn=2 -> ${want:-NONE} (table file)\$" "$tmp/plain.txt"
 
 # The repair: with every native choice demoted (test hook), the table is
 # rewritten with the vendor there and what changed is verified again.
