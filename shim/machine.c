@@ -73,19 +73,19 @@ static double swap_time(int partner, char *buf, int bytes, int reps)
     return (PMPI_Wtime() - start) / reps;
 }
 
-/* Seconds of one round in which this rank sends one small message to each
- * rank of `to` and receives one from each rank of `from`, all at once. */
-static double fan_time(const int *to, const int *from, int n, char *buf)
+/* Seconds of one swap of BURST small messages each way with partner, all
+ * in flight at once. */
+static double burst_time(int partner, char *buf)
 {
     MPI_Request requests[2 * BURST];
     double start = PMPI_Wtime();
-    for (int i = 0; i < n; i++) {
-        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, from[i],
+    for (int i = 0; i < BURST; i++) {
+        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner,
                    MACHINE_TAG, MPI_COMM_WORLD, &requests[i]);
-        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, to[i], MACHINE_TAG,
-                   MPI_COMM_WORLD, &requests[n + i]);
+        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner, MACHINE_TAG,
+                   MPI_COMM_WORLD, &requests[BURST + i]);
     }
-    vendor.waitall(2 * n, requests, MPI_STATUSES_IGNORE);
+    vendor.waitall(2 * BURST, requests, MPI_STATUSES_IGNORE);
     return PMPI_Wtime() - start;
 }
 
@@ -113,12 +113,9 @@ static double measure_gamma(char *buf)
 }
 
 /* This rank's partners: inside its node (or -1), and on the paired node
- * (or -1), with how many ranks of its node send across at once; and the
- * ranks of its burst of `fan` messages (the paired node's rank, BURST
- * times). A fan to several nodes measured the opening of connections
- * more than the cost of a message (doc/model.md). */
+ * (or -1), with how many ranks of its node send across at once. */
 struct partners {
-    int intra, inter, senders, fan, fan_to[BURST], fan_from[BURST];
+    int intra, inter, senders;
     int shared_nodes; /* 1: some node has two ranks or more (an intra phase) */
     int lone;         /* world rank 0 and its partner on the paired node: each
                          other's partner for the lone swap; -1 elsewhere */
@@ -177,15 +174,13 @@ static struct partners find_partners(int rank, int size)
     }
     if (rank == 0 || (pair == 0 && mine == 0))
         who.lone = who.inter;
-    for (int i = 0; who.inter >= 0 && i < BURST; i++)
-        who.fan_to[who.fan] = who.inter, who.fan_from[who.fan++] = who.inter;
     free(t.node_of - size);
     return who;
 }
 
 /* Sums over the world of {alpha, beta, 1} inside and across, and gamma. */
 enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
-       SUM_OVERHEAD, SUM_FAN, SUM_ALPHA_LONE, SUM_LONE, SUM_GAMMA, SUMS };
+       SUM_OVERHEAD, SUM_ALPHA_LONE, SUM_LONE, SUM_GAMMA, SUMS };
 
 static int measure(int rank, int size)
 {
@@ -203,14 +198,9 @@ static int measure(int rank, int size)
     if (who.inter >= 0) {
         measure_pair(who.inter, buf, INTER_BYTES, 3, pair);
         sums[SUM_ALPHA_INTER] = pair[0], sums[SUM_BETA_INTER] = pair[1] / who.senders;
+        double burst = burst_time(who.inter, buf);
+        sums[SUM_OVERHEAD] = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
         sums[SUM_INTER] = 1;
-    }
-    if (who.fan > 0) {
-        double fan = fan_time(who.fan_to, who.fan_from, who.fan, buf);
-        if (who.fan > 1 && who.inter >= 0) { /* over this rank's own swap */
-            sums[SUM_OVERHEAD] = fan > pair[0] ? (fan - pair[0]) / (who.fan - 1) : 0;
-            sums[SUM_FAN] = 1;
-        }
     }
     if (who.lone >= 0) { /* one pair while the others wait in the agreement */
         swap_time(who.lone, buf, SMALL_BYTES, 1);
@@ -226,7 +216,7 @@ static int measure(int rank, int size)
     machine.alpha_intra = sums[SUM_INTRA] ? sums[SUM_ALPHA_INTRA] / sums[SUM_INTRA] : machine.alpha_inter;
     machine.beta_intra = sums[SUM_INTRA] ? sums[SUM_BETA_INTRA] / sums[SUM_INTRA] : machine.beta_inter;
     machine.alpha_lone = sums[SUM_LONE] ? sums[SUM_ALPHA_LONE] / sums[SUM_LONE] : machine.alpha_inter;
-    machine.overhead = sums[SUM_FAN] ? sums[SUM_OVERHEAD] / sums[SUM_FAN] : 0;
+    machine.overhead = sums[SUM_OVERHEAD] / sums[SUM_INTER];
     machine.gamma = sums[SUM_GAMMA] / size;
     machine.valid = 1;
     return MPI_SUCCESS;
