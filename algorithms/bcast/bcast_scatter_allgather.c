@@ -23,23 +23,13 @@
 #include "engine/p2p.h"
 #include "algorithms/model.h"
 
-/* The binomial scatter: at level d a parent sends its child the child's
- * subtree, d blocks (p - d at the top level). */
-static double scatter_cost(const struct cost_call *c, const struct machine_model *m)
-{
-    int p = c->p;
-    double block = c->bytes / p, cost = 0;
-    for (int d = 1; d < p; d *= 2)
-        cost += model_tree(c, m, block * (d < p - d ? d : p - d), d, 1);
-    return cost;
-}
-
-/* Then p - 1 ring steps of one block to the right neighbour. */
+/* The binomial scatter of the p blocks, then p - 1 ring steps of one
+ * block to the right neighbour. */
 double bcast_scatter_allgather_cost(const struct cost_call *c, const struct machine_model *m)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    return scatter_cost(c, m) + (c->p - 1) * model_shift(c, m, c->bytes / c->p, 1);
+    return model_binomial_blocks(c, m) + (c->p - 1) * model_shift(c, m, c->bytes / c->p, 1);
 }
 
 /* One ring step: send block sblk right, receive block rblk from the left. */

@@ -32,26 +32,16 @@
 #include "engine/p2p.h"
 #include "algorithms/model.h"
 
-/* The binomial scatter: at level d a parent sends its child the child's
- * subtree, d blocks (p - d at the top level). */
-static double scatter_cost(const struct cost_call *c, const struct machine_model *m)
-{
-    int p = c->p;
-    double block = c->bytes / p, cost = 0;
-    for (int d = 1; d < p; d *= 2)
-        cost += model_tree(c, m, block * (d < p - d ? d : p - d), d, 1);
-    return cost;
-}
-
-/* Then ceil(lg p) doubling steps: min(h, p - h) blocks to rel - h; a
- * window of two or more blocks wraps on some rank: one message more. */
+/* The binomial scatter of the p blocks, then ceil(lg p) doubling steps:
+ * min(h, p - h) blocks to rel - h; a window of two or more blocks wraps on
+ * some rank: one message more. */
 double bcast_scatter_rdb_allgather_cost(const struct cost_call *c, const struct machine_model *m)
 {
     int p = c->p;
     double cost;
     if (p <= 1 || c->bytes <= 0)
         return 0;
-    cost = scatter_cost(c, m);
+    cost = model_binomial_blocks(c, m);
     for (int have = 1; have < p; have *= 2) {
         int blocks = have < p - have ? have : p - have;
         cost += model_shift(c, m, blocks * (c->bytes / p), have);
