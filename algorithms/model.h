@@ -107,6 +107,13 @@ double model_reduce(const struct machine_model *m, double bytes);
 double model_segments(const struct cost_call *c, int64_t elements, double seg,
                       int max_segments);
 
+/* A binary tree pipelined in segments of c->seg bytes (0: `seg`): floor(lg p)
+ * levels to fill, then a round a further segment, a round a parent's two
+ * segments to or from its children at once, paced by the widest edges (about
+ * p/2 apart); `reduces`: each round also folds the two segments in. */
+double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
+                             double seg, int reduces);
+
 /* Off powers of two, the fold of the extra ranks into their neighbours:
  * `in` bytes sent 1 away and reduced, `back` bytes handed back 1 away at
  * the end; 0 at a power of two. */

@@ -36,10 +36,8 @@ double allreduce_rabenseifner_cost(const struct cost_call *c, const struct machi
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    double n = c->bytes, cost = 0;
+    double n = c->bytes, cost = model_fold(c, m, n, n);
     int pow2 = model_pow2_floor(c->p);
-    if (pow2 != c->p)
-        cost += 2 * model_exchange(c, m, n, 1) + model_reduce(m, n);
     for (int distance = 1; distance < pow2; distance *= 2) {
         double half = n / (2.0 * distance);
         cost += model_exchange(c, m, half, distance) + model_reduce(m, half) +

@@ -25,21 +25,10 @@
 #include "algorithms/segments.h"
 #include "algorithms/model.h"
 
-#include <math.h>
 
-/* floor(lg p) levels to fill, then one round a further segment; a round is
- * a parent's two sends of a segment (posted together), paced by the
- * widest edges of the heap tree, about p/2 apart. */
 double bcast_binary_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_BCAST_BINARY_PIPELINE;
-    if (c->p <= 1 || c->bytes <= 0)
-        return 0;
-    int depth = model_log(2, model_pow2_floor(c->p)), children = c->p > 2 ? 2 : 1;
-    double segments = ceil(c->bytes / seg);
-    if (seg > c->bytes)
-        seg = c->bytes;
-    return (depth + segments - 1) * model_tree(c, m, seg, c->p / 2, children);
+    return model_binary_pipeline(c, m, SEG_DEFAULT_BCAST_BINARY_PIPELINE, 0);
 }
 
 int bcast_binary_pipeline(const struct coll_args *a)

@@ -29,22 +29,9 @@
 #include "algorithms/segments.h"
 #include "algorithms/model.h"
 
-#include <math.h>
-
-/* floor(lg p) levels to fill, then one round a further segment; a round is
- * a node receiving its two children's segments (posted together) and
- * folding both, paced by the root's right child, about p/2 away. */
 double reduce_binary_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_REDUCE_BINARY_PIPELINE;
-    if (c->p <= 1 || c->bytes <= 0)
-        return 0;
-    int depth = model_log(2, model_pow2_floor(c->p)), children = c->p > 2 ? 2 : 1;
-    double segments = ceil(c->bytes / seg);
-    if (seg > c->bytes)
-        seg = c->bytes;
-    return (depth + segments - 1) *
-           (model_tree(c, m, seg, c->p / 2, children) + children * model_reduce(m, seg));
+    return model_binary_pipeline(c, m, SEG_DEFAULT_REDUCE_BINARY_PIPELINE, 1);
 }
 
 int reduce_binary_pipeline(const struct coll_args *a)
