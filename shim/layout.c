@@ -198,7 +198,10 @@ void layout_attach(struct coll_args *a, struct comm_ctx *ctx)
 
 int layout_ranks_per_core(void) { return job_ranks_per_core; }
 
-int layout_world_node(int world_rank) { return world_node ? world_node[world_rank] : 0; }
+struct node_layout *layout_world_build(int rank, int size)
+{
+    return world_node ? node_layout_build(world_node, size, rank, NULL) : NULL;
+}
 
 int layout_world_shape(int np, struct node_shape *shape)
 {

@@ -19,6 +19,7 @@
  * ranks choose alike. A warm-up swap first opens the connections. */
 #include "shim/shim.h"
 #include "algorithms/model.h"
+#include "algorithms/compose/node.h"
 #include "select/select.h"
 
 #include <stdio.h>
@@ -121,60 +122,25 @@ struct partners {
                          other's partner for the lone swap; -1 elsewhere */
 };
 
-/* The nodes in rank order and their ranks: node_of[r] is r's node number,
- * local[r] its number in the node, first[n] and count[n] where node n's
- * ranks start in `ranks` and how many there are. */
-struct node_table {
-    int nodes, *node_of, *local, *first, *count, *ranks;
-};
-
-static int node_table_build(struct node_table *t, int size)
+/* The rank numbered `index` on node n of the layout, or -1. */
+static int rank_at(const struct node_layout *L, int n, int index)
 {
-    int *names = malloc(6 * (size_t)size * sizeof *names);
-    if (!names)
-        return -1;
-    t->node_of = names + size, t->local = t->node_of + size, t->first = t->local + size;
-    t->count = t->first + size, t->ranks = t->count + size, t->nodes = 0;
-    for (int i = 0; i < size; i++)
-        names[i] = -1, t->count[i] = 0;
-    /* node names are below size: names[name] numbers the nodes in rank order */
-    for (int r = 0, name; r < size; r++) {
-        name = layout_world_node(r);
-        if (names[name] < 0)
-            names[name] = t->nodes++;
-        t->node_of[r] = names[name];
-        t->local[r] = t->count[t->node_of[r]]++;
-    }
-    for (int n = 0, at = 0; n < t->nodes; at += t->count[n++])
-        t->first[n] = at;
-    for (int r = 0; r < size; r++)
-        t->ranks[t->first[t->node_of[r]] + t->local[r]] = r;
-    return 0;
+    return index < node_members(L, n) ? L->members[L->node_start[n] + index] : -1;
 }
 
-/* The rank numbered local on node n, or -1. */
-static int rank_at(const struct node_table *t, int n, int local)
+static struct partners find_partners(const struct node_layout *L, int rank)
 {
-    return local < t->count[n] ? t->ranks[t->first[n] + local] : -1;
-}
-
-static struct partners find_partners(int rank, int size)
-{
-    struct partners who = {.intra = -1, .inter = -1, .shared_nodes = 0, .lone = -1};
-    struct node_table t;
-    if (node_table_build(&t, size))
-        return who;
-    int node = t.node_of[rank], mine = t.local[rank], pair = node ^ 1;
-    who.intra = rank_at(&t, node, mine ^ 1);
-    for (int n = 0; n < t.nodes && !who.shared_nodes; n++)
-        who.shared_nodes = t.count[n] > 1;
-    if (pair < t.nodes) {
-        who.inter = rank_at(&t, pair, mine);
-        who.senders = t.count[node] < t.count[pair] ? t.count[node] : t.count[pair];
+    struct partners who = {.intra = -1, .inter = -1, .shared_nodes = L->shape.ppn > 1,
+                           .lone = -1};
+    int node = L->node_of[rank], mine = L->index_in_node[rank], pair = node ^ 1;
+    who.intra = rank_at(L, node, mine ^ 1);
+    if (pair < L->shape.nodes) {
+        who.inter = rank_at(L, pair, mine);
+        who.senders = L->node_size[node] < L->node_size[pair] ? L->node_size[node]
+                                                               : L->node_size[pair];
     }
     if (rank == 0 || (pair == 0 && mine == 0))
         who.lone = who.inter;
-    free(t.node_of - size);
     return who;
 }
 
@@ -182,9 +148,9 @@ static struct partners find_partners(int rank, int size)
 enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
        SUM_OVERHEAD, SUM_ALPHA_LONE, SUM_LONE, SUM_GAMMA, SUMS };
 
-static int measure(int rank, int size)
+static int measure(const struct node_layout *L, int rank, int size)
 {
-    struct partners who = find_partners(rank, size);
+    struct partners who = find_partners(L, rank);
     char *buf = calloc(2, INTRA_BYTES);
     double sums[SUMS] = {0}, pair[2];
     if (!buf)
@@ -309,44 +275,37 @@ static enum model_mode mode_of(const char *value, int rank)
 }
 
 /* 2: the job spans nodes with one rank on each; 1: nodes with several;
- * 0: one node. */
-static int job_spread(int size)
+ * 0: one node (or no layout). */
+static int job_spread(const struct node_layout *L)
 {
-    unsigned char *seen = calloc((size_t)size, 1);
-    int nodes = 0, shared = 0;
-    if (!seen)
-        return 0;
-    for (int r = 0; r < size; r++) { /* node names are below size */
-        int name = layout_world_node(r);
-        nodes += !seen[name];
-        shared |= seen[name];
-        seen[name] = 1;
-    }
-    free(seen);
-    return nodes < 2 ? 0 : shared ? 1 : 2;
+    return !L || L->shape.nodes < 2 ? 0 : L->shape.ppn > 1 ? 1 : 2;
 }
 
 int machine_init(int rank, int size)
 {
     const char *path = settings.machine;
     double start = PMPI_Wtime();
-    int err = MPI_SUCCESS, spread = job_spread(size);
+    struct node_layout *world = NULL;
+    int err = MPI_SUCCESS, spread;
     model_mode = mode_of(settings.model, rank);
     if (model_mode == MODEL_OFF) {
         why_none = "COLLSHIM_MODEL=0";
         return MPI_SUCCESS;
     }
+    world = layout_world_build(rank, size);
+    spread = job_spread(world);
     if (path && load_shared(path, rank))
         machine_origin = path;
     else if (spread == 1 && model_mode == MODEL_ONE_PER_NODE)
         why_none = "several ranks per node; COLLSHIM_MODEL=1 measures it there too";
     else if (spread) {
-        err = measure(rank, size);
+        err = measure(world, rank, size);
         startup_seconds = PMPI_Wtime() - start;
         machine_origin = "measured in MPI_Init";
         if (!err && machine.valid && path && rank == 0)
             machine_write(path, size);
     }
+    free(world);
     machine.ranks_per_core = layout_ranks_per_core();
     if (machine.valid)
         select_model_set(&machine, model_mode == MODEL_EVERYWHERE);

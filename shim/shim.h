@@ -126,8 +126,9 @@ int layout_world_shape(int np, struct node_shape *shape);
 /* The job's ranks per core on its most loaded node, rounded up (1: not
  * oversubscribed). */
 int layout_ranks_per_core(void);
-/* The node (its lowest world rank) of a world rank, as the layout knows it. */
-int layout_world_node(int world_rank);
+/* MPI_COMM_WORLD's layout as world rank `rank` sees it, before its context
+ * exists (the machine model's measurement); free() it. NULL without one. */
+struct node_layout *layout_world_build(int rank, int size);
 
 /* ---- machine.c: the machine model ---- */
 /* Collective over the world, in MPI_Init after the layout: read or measure
