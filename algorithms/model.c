@@ -218,3 +218,22 @@ double model_best_step(const struct cost_call *c, const struct machine_model *m)
     }
     return best;
 }
+
+double model_steps(const struct cost_call *c, const struct machine_model *m,
+                   const struct model_step *steps, int count)
+{
+    double total = 0;
+    for (int i = 0; i < count; i++) {
+        struct cost_call step = steps[i].leaders ? model_leader_level(c) : model_node_level(c);
+        step.coll = steps[i].coll;
+        if (steps[i].bytes != MODEL_CALL_BYTES) {
+            step.bytes = steps[i].bytes;
+            step.count = (int64_t)steps[i].bytes;
+        }
+        double cost = model_best_step(&step, m);
+        if (cost < 0)
+            return COST_UNKNOWN;
+        total += cost;
+    }
+    return total;
+}

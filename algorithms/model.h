@@ -140,6 +140,20 @@ struct cost_call model_leader_level(const struct cost_call *c);
  * reduce_scatter, alltoallv) that one's of the same name; NULL: none. */
 coll_cost_fn model_of(int row);
 
+/* One step of a node-aware algorithm: collective `coll` inside every node
+ * (leaders 0) or among one rank of each node (leaders 1), on `bytes`
+ * selection bytes; MODEL_CALL_BYTES: the call's bytes and count. */
+struct model_step {
+    int leaders;
+    enum coll_id coll;
+    double bytes;
+};
+#define MODEL_CALL_BYTES (-1.0)
+/* The steps one after the other, each at its best (model_best_step);
+ * COST_UNKNOWN if any step's is. */
+double model_steps(const struct cost_call *c, const struct machine_model *m,
+                   const struct model_step *steps, int count);
+
 /* The cheapest cost of any modelled algorithm of c->coll that runs as a
  * step (no node-aware or vendor row): what the step of a composed
  * algorithm is predicted to take. COST_UNKNOWN if none. */

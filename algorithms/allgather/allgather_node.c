@@ -23,22 +23,10 @@
  * leaders, bcast of all n bytes in the node. */
 double allgather_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    struct cost_call gather = model_node_level(c), leaders = model_leader_level(c),
-                     bcast = model_node_level(c);
-    if (c->p <= 1)
-        return 0;
-    gather.coll = COLL_gather;
-    gather.bytes = c->bytes / c->p * c->ppn;
-    gather.count = (int64_t)gather.bytes;
-    leaders.coll = COLL_allgatherv;
-    bcast.coll = COLL_bcast;
-    leaders.bytes = bcast.bytes = c->bytes;
-    leaders.count = bcast.count = (int64_t)c->bytes;
-    double in_node = model_best_step(&gather, m), among_leaders = model_best_step(&leaders, m),
-           out_node = model_best_step(&bcast, m);
-    if (in_node < 0 || among_leaders < 0 || out_node < 0)
-        return COST_UNKNOWN;
-    return in_node + among_leaders + out_node;
+    const struct model_step steps[] = {{0, COLL_gather, c->bytes / c->p * c->ppn},
+                                       {1, COLL_allgatherv, c->bytes},
+                                       {0, COLL_bcast, c->bytes}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 3);
 }
 
 static int gather_in_node(const struct coll_args *a, const struct node_layout *L,

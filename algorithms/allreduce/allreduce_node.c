@@ -22,18 +22,10 @@
 
 double allreduce_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    if (c->p <= 1)
-        return 0;
-    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
-    node.coll = COLL_reduce;
-    double reduce = model_best_step(&node, m);
-    leaders.coll = COLL_allreduce;
-    double allreduce = model_best_step(&leaders, m);
-    node.coll = COLL_bcast;
-    double bcast = model_best_step(&node, m);
-    if (reduce < 0 || allreduce < 0 || bcast < 0)
-        return COST_UNKNOWN;
-    return reduce + allreduce + bcast;
+    const struct model_step steps[] = {{0, COLL_reduce, MODEL_CALL_BYTES},
+                                       {1, COLL_allreduce, MODEL_CALL_BYTES},
+                                       {0, COLL_bcast, MODEL_CALL_BYTES}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 3);
 }
 
 int allreduce_node(const struct coll_args *a)

@@ -33,20 +33,11 @@
  * copies are not counted. */
 double alltoall_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    if (c->p <= 1)
-        return 0;
-    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
-    node.bytes = leaders.bytes = c->bytes * c->ppn;
-    node.count = leaders.count = (int64_t)node.bytes;
-    node.coll = COLL_gather;
-    double gather = model_best_step(&node, m);
-    leaders.coll = COLL_alltoallv;
-    double alltoallv = model_best_step(&leaders, m);
-    node.coll = COLL_scatter;
-    double scatter = model_best_step(&node, m);
-    if (gather < 0 || alltoallv < 0 || scatter < 0)
-        return COST_UNKNOWN;
-    return gather + alltoallv + scatter;
+    double node_bytes = c->bytes * c->ppn;
+    const struct model_step steps[] = {{0, COLL_gather, node_bytes},
+                                       {1, COLL_alltoallv, node_bytes},
+                                       {0, COLL_scatter, node_bytes}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 3);
 }
 
 struct a2a_node {

@@ -14,16 +14,9 @@
 
 double barrier_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
-    if (c->p <= 1)
-        return 0;
-    node.coll = leaders.coll = COLL_barrier;
-    node.bytes = leaders.bytes = 0;
-    node.count = leaders.count = 0;
-    double in_node = model_best_step(&node, m), among_leaders = model_best_step(&leaders, m);
-    if (in_node < 0 || among_leaders < 0)
-        return COST_UNKNOWN;
-    return 2 * in_node + among_leaders;
+    const struct model_step steps[] = {
+        {0, COLL_barrier, 0}, {1, COLL_barrier, 0}, {0, COLL_barrier, 0}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 3);
 }
 
 int barrier_node(const struct coll_args *a)

@@ -17,16 +17,9 @@
 
 double bcast_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    struct cost_call leaders = model_leader_level(c), node = model_node_level(c);
-    if (c->p <= 1)
-        return 0;
-    leaders.coll = node.coll = COLL_bcast;
-    leaders.bytes = node.bytes = c->bytes;
-    leaders.count = node.count = c->count;
-    double among_leaders = model_best_step(&leaders, m), in_node = model_best_step(&node, m);
-    if (among_leaders < 0 || in_node < 0)
-        return COST_UNKNOWN;
-    return among_leaders + in_node;
+    const struct model_step steps[] = {{1, COLL_bcast, MODEL_CALL_BYTES},
+                                       {0, COLL_bcast, MODEL_CALL_BYTES}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 2);
 }
 
 int bcast_node(const struct coll_args *a)

@@ -19,16 +19,9 @@
 
 double reduce_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
-    if (c->p <= 1)
-        return 0;
-    node.coll = leaders.coll = COLL_reduce;
-    node.bytes = leaders.bytes = c->bytes;
-    node.count = leaders.count = c->count;
-    double in_node = model_best_step(&node, m), among_leaders = model_best_step(&leaders, m);
-    if (in_node < 0 || among_leaders < 0)
-        return COST_UNKNOWN;
-    return in_node + among_leaders;
+    const struct model_step steps[] = {{0, COLL_reduce, MODEL_CALL_BYTES},
+                                       {1, COLL_reduce, MODEL_CALL_BYTES}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 2);
 }
 
 int reduce_node(const struct coll_args *a)

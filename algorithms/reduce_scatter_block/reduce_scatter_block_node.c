@@ -15,20 +15,10 @@
  * count: bytes, as the key's) in each node. */
 double reduce_scatter_block_node_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    if (c->p <= 1)
-        return 0;
-    struct cost_call node = model_node_level(c), leaders = model_leader_level(c);
-    node.coll = COLL_reduce;
-    double reduce = model_best_step(&node, m);
-    leaders.coll = COLL_reduce_scatter;
-    double reduce_scatter = model_best_step(&leaders, m);
-    node.coll = COLL_scatterv;
-    node.bytes = c->bytes / c->p * c->ppn;
-    node.count = (int64_t)node.bytes;
-    double scatterv = model_best_step(&node, m);
-    if (reduce < 0 || reduce_scatter < 0 || scatterv < 0)
-        return COST_UNKNOWN;
-    return reduce + reduce_scatter + scatterv;
+    const struct model_step steps[] = {{0, COLL_reduce, MODEL_CALL_BYTES},
+                                       {1, COLL_reduce_scatter, MODEL_CALL_BYTES},
+                                       {0, COLL_scatterv, c->bytes / c->p * c->ppn}};
+    return c->p <= 1 ? 0 : model_steps(c, m, steps, 3);
 }
 
 int reduce_scatter_block_node(const struct coll_args *a)
