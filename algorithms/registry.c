@@ -42,13 +42,13 @@
       "Cost = (lg p + p - 1) alpha + 2 (p-1)/p n beta", \
       "binomial scatter of byte blocks + ring allgather (van de Geijn); large messages") \
     X(bcast, scatter_rdb_allgather, MODELLED, 0,                                       \
-      "Cost = 2 ceil(lg p) alpha + 2 (p-1)/p n beta", \
+      "Cost = 2 ceil(lg p) alpha + 2 (p-1)/p n beta (+ alpha a step whose window wraps)", \
       "binomial scatter + doubling (Bruck-form) allgather, any p; medium messages") \
     X(bcast, pipeline, MODELLED, ALG_TAKES_SEG,                                       \
       "Cost = (p - 2 + n/s) (alpha + s beta), s = seg (default 64k)", \
       "segmented chain from the root; very large messages, few ranks") \
     X(bcast, binary_pipeline, MODELLED, ALG_TAKES_SEG,                                       \
-      "Cost = 2 (floor(lg p) + n/s - 1) (alpha + s beta), s = seg (default 64k)", \
+      "Cost = (floor(lg p) + n/s - 1) (alpha + 2 s beta), s = seg (default 64k): each parent sends a segment to two children at once", \
       "segmented binary tree; large messages on many ranks") \
     X(bcast, linear, MODELLED, 0,                                       \
       "Cost = alpha + (p - 1) n beta", \
@@ -125,7 +125,7 @@
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "p-1 steps to the right neighbour, one block each; large messages") \
     X(allgather, recursive_doubling, MODELLED, 0,                                       \
-      "Cost = lg(p) alpha + ((p-1)/p) n beta (+2 alpha + (n/p + n) beta if p not pow2)", \
+      "Cost = lg(p) alpha + ((p-1)/p) n beta (+2 alpha + (n/p + n) beta if p not pow2, and doubling rounds carry a folded pair's blocks twice)", \
       "groups double by swapping with rank xor 2^k, non-pow2 folded; small messages, pow2 p") \
     X(allgather, bruck, MODELLED, 0,                                       \
       "Cost = ceil(lg p) alpha + ((p-1)/p) n beta (+ n beta_mem rotation)", \
@@ -232,10 +232,10 @@
       "Cost = (p + s - 2) (alpha + m beta + m gamma), s = n/m segments of m = seg bytes", \
       "segmented chain ending at the root; large messages at small p") \
     X(reduce, binary_pipeline, MODELLED, ALG_TAKES_SEG,                                             \
-      "Cost = 2 (floor(lg p) + s - 1) (alpha + m beta + m gamma), s = n/m segments of m = seg bytes", \
+      "Cost = (floor(lg p) + s - 1) (alpha + 2 m beta + 2 m gamma), s = n/m segments of m = seg bytes: each parent takes a segment from two children at once", \
       "segmented preorder binary tree, order-preserving; large messages, moderate p") \
     X(reduce, linear, MODELLED, 0,                                                      \
-      "Cost = (p - 1) (alpha + n beta + n gamma)",                           \
+      "Cost = alpha + (p - 1) n beta + (p - 1) n gamma (segmented: the folds overlap the transfers)", \
       "root receives from every rank at once and folds in rank order; tiny p") \
     X(reduce, rabenseifner, MODELLED, 0,                                                 \
       "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ alpha + n beta + n gamma if p not pow2)", \
