@@ -95,6 +95,8 @@ double model_flat_blocks(const struct cost_call *c, const struct machine_model *
 
 double model_reduce(const struct machine_model *m, double bytes) { return bytes * m->gamma; }
 
+double model_copy(const struct machine_model *m, double bytes) { return bytes * m->gamma; }
+
 double model_segments(const struct cost_call *c, int64_t elements, double seg,
                       int max_segments)
 {

@@ -100,6 +100,12 @@ double model_flat_blocks(const struct cost_call *c, const struct machine_model *
 
 /* Reducing `bytes` into a buffer. */
 double model_reduce(const struct machine_model *m, double bytes);
+/* Copying `bytes` inside a rank (a rotation, packing, a hand-off between
+ * the steps of a composed algorithm): one pass over memory, taken at the
+ * reduction's speed, which is also one (gamma bounds it from above). It
+ * also breaks the tie between an algorithm and the same messages sent
+ * with more copying. */
+double model_copy(const struct machine_model *m, double bytes);
 
 /* The segments of `elements` elements of the call's vector cut into
  * segments of c->seg bytes (0: `seg` bytes; both 0: one segment), made

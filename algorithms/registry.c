@@ -235,7 +235,7 @@
       "Cost = (floor(lg p) + s - 1) (alpha + 2 m beta + 2 m gamma), s = n/m segments of m = seg bytes: each parent takes a segment from two children at once", \
       "segmented preorder binary tree, order-preserving; large messages, moderate p") \
     X(reduce, linear, MODELLED, 0,                                                      \
-      "Cost = alpha + (p - 1) n beta + (p - 1) n gamma (segmented: the folds overlap the transfers)", \
+      "Cost = alpha + (p - 1) n beta + (p - 1) n gamma", \
       "root receives from every rank at once and folds in rank order; tiny p") \
     X(reduce, rabenseifner, MODELLED, 0,                                                 \
       "Cost = 2 lg(p) alpha + 2n(p-1)/p beta + n(p-1)/p gamma (+ alpha + n beta + n gamma if p not pow2)", \

@@ -28,7 +28,7 @@ double allgather_bruck_cost(const struct cost_call *c, const struct machine_mode
     double cost = 0;
     for (int d = 1; d < p; d *= 2)
         cost += model_shift(c, m, (d < p - d ? d : p - d) * (c->bytes / p), d);
-    return cost;
+    return cost + model_copy(m, c->bytes); /* the final rotation */
 }
 
 int allgather_bruck(const struct coll_args *a) { return allgather_blocks_bruck(a); }

@@ -35,7 +35,8 @@ double allreduce_reduce_scatter_allgather_cost(const struct cost_call *c,
     double allgatherv = model_best_step(&step, m);
     if (reduce_scatter < 0 || allgatherv < 0)
         return COST_UNKNOWN;
-    return reduce_scatter + allgatherv;
+    /* the vector into the reduce_scatter's work space, the block out */
+    return reduce_scatter + allgatherv + model_copy(m, c->bytes + c->bytes / c->p);
 }
 
 int allreduce_reduce_scatter_allgather(const struct coll_args *a)

@@ -58,7 +58,7 @@ double alltoall_bruck_cost(const struct cost_call *c, const struct machine_model
     for (int distance = 1; distance < c->p; distance *= 2)
         cost += model_shift(c, m, alltoall_pattern_bruck_count_moves(c->p, distance) * block,
                             distance);
-    return cost;
+    return cost + model_copy(m, (1 + model_log(2, c->p) / 2.0) * c->bytes); /* rotations, packing */
 }
 
 #define BRUCK_COPY_MAX ((size_t)1 << 20)

@@ -8,6 +8,7 @@
 #include "select/select.h"
 
 #include <math.h>
+#include <string.h>
 
 static const struct machine_model ethernet = {
     .alpha_intra = 1e-6, .beta_intra = 1e-10, .alpha_inter = 50e-6, .alpha_lone = 50e-6,
@@ -109,6 +110,37 @@ START_TEST(bandwidth_bound_calls_move_the_fewest_bytes)
 }
 END_TEST
 
+/* Two algorithms that send the same messages, one with more copying:
+ * the one that copies less is cheaper, so the model never picks the other
+ * on a tie (Rabenseifner against the composed reduce_scatter + allgatherv
+ * that runs its steps; recursive doubling against Bruck's allgather at a
+ * power of two, which ends with a rotation). */
+static double cost_of(enum coll_id coll, const char *name, int nodes, uint64_t bytes)
+{
+    struct coll_key key = key_of(coll, nodes, 1, bytes);
+    struct cost_call c = call_of(&key);
+    int row = registry_find(coll, name, strlen(name));
+    ck_assert_int_ge(row, 0);
+    return registry_table[row].model(&c, &ethernet);
+}
+
+START_TEST(the_same_messages_with_more_copying_cost_more)
+{
+    static const uint64_t sizes[] = {4096, 65536, 1 << 20};
+    select_model_set(&ethernet, 1);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        double rabenseifner = cost_of(COLL_allreduce, "rabenseifner", 64, sizes[i]);
+        double composed = cost_of(COLL_allreduce, "reduce_scatter_allgather", 64, sizes[i]);
+        ck_assert_msg(rabenseifner < composed, "allreduce %llu B: rabenseifner %g s, composed %g s",
+                      (unsigned long long)sizes[i], rabenseifner, composed);
+        double doubling = cost_of(COLL_allgather, "recursive_doubling", 64, sizes[i]);
+        double bruck = cost_of(COLL_allgather, "bruck", 64, sizes[i]);
+        ck_assert_msg(doubling < bruck, "allgather %llu B: recursive_doubling %g s, bruck %g s",
+                      (unsigned long long)sizes[i], doubling, bruck);
+    }
+}
+END_TEST
+
 /* Inside one node, or without a model, the model does not choose. */
 START_TEST(model_covers_calls_that_span_nodes)
 {
@@ -138,5 +170,6 @@ Suite *model_suite(void)
                       UNIT_TESTS(costs_are_finite_and_grow_with_bytes,
                                  latency_bound_calls_take_the_fewest_rounds,
                                  bandwidth_bound_calls_move_the_fewest_bytes,
+                                 the_same_messages_with_more_copying_cost_more,
                                  model_covers_calls_that_span_nodes));
 }
