@@ -140,4 +140,26 @@ expect "--inter: timed native arms ran the forced algorithm" \
 expect "--inter: auto chose inter algorithms" \
     [ -z "$(grep -v '^#' "$tmp/inter.csv" | awk -F, 'NR > 1 && $7 == "auto" && $11 == "ok" && $10 !~ /^inter_/')" ]
 
+# --recheck: auto made slow on purpose (a pipeline of 64-byte segments over
+# 256 KiB) is timed again with the fastest arm, and the CSV says so; with
+# --recheck 0 it is not.
+recheck_run() { # CSV RECHECK
+    mpi_run 2 COLLSHIM_TUNE='bcast @pipeline seg=64' -- "$TOP_BUILDDIR/collbench" -c bcast \
+        -a vendor,auto,binomial -m 256k:256k -i 3:5 -t 0.0005 -w 1 --recheck "$2" -q -o "$1" \
+        > "$tmp/recheck.txt" 2>&1
+}
+recheck_run "$tmp/recheck.csv" 1.15
+rc=$?
+cat "$tmp/recheck.txt"
+timed_again() { grep -v '^#' "$1" | awk -F, -v a="$2" '$6 == a && $12 ~ /^timed again/' | wc -l; }
+expect "--recheck: exits 0" [ "$rc" -eq 0 ]
+expect "--recheck: the slow auto is timed again" [ "$(timed_again "$tmp/recheck.csv" auto)" -eq 1 ]
+expect "--recheck: so is the fastest arm, once" \
+    [ "$(($(timed_again "$tmp/recheck.csv" vendor) + $(timed_again "$tmp/recheck.csv" binomial)))" -eq 1 ]
+recheck_run "$tmp/norecheck.csv" 0
+expect "--recheck 0: nothing timed again" [ "$(grep -c 'timed again' "$tmp/norecheck.csv")" -eq 0 ]
+mpi_run 2 -- "$TOP_BUILDDIR/collbench" --recheck 0.5 > "$tmp/recheck-bad.txt" 2>&1
+rc=$?
+expect "--recheck 0.5 is refused" [ "$rc" -ne 0 ]
+
 finish bench_smoke
