@@ -294,9 +294,12 @@ int machine_init(int rank, int size)
     }
     world = layout_world_build(rank, size);
     spread = job_spread(world);
+    /* With several ranks per node the model chooses only under
+     * COLLSHIM_MODEL=1, but a file asked for is measured and written
+     * anyway: its calls with one rank per node (node leaders) use it. */
     if (path && load_shared(path, rank))
         machine_origin = path;
-    else if (spread == 1 && model_mode == MODEL_ONE_PER_NODE)
+    else if (spread == 1 && model_mode == MODEL_ONE_PER_NODE && !path)
         why_none = "several ranks per node; COLLSHIM_MODEL=1 measures it there too";
     else if (spread) {
         err = measure(world, rank, size);

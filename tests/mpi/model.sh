@@ -76,5 +76,14 @@ mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
     grep -q "COLLSHIM_MACHINE=$file: latency is not a field of the model; the model is measured" "$log"
 expect "COLLSHIM_MACHINE: then the model is measured and chooses" grep -q "(model)" "$log"
+# Several ranks per node: a file asked for is measured and written, and the
+# model still chooses nothing for those calls out of the box.
+rm -f "$file"
+mpi_run 4 "${four[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE at 2 nodes of 2: the model is written" \
+    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$file') = 7 ]"
+expect "COLLSHIM_MACHINE at 2 nodes of 2: the model chooses nothing out of the box" \
+    bash -c "! grep -q 'nodes=2 ppn=2 .*(model)' '$log'"
+expect "COLLSHIM_MACHINE at 2 nodes of 2: right results" grep -q "plain_c: ok (np=4)" "$log"
 rm -f "$log" "$file" "$dir"/model-*.txt
 finish model
