@@ -111,6 +111,8 @@ static const char usage[] =
     "                       instant of a synchronized clock; default) or barrier\n"
     "  -R, --max-reps N     timed calls per arm and case at most (default 1000; 3 on\n"
     "                       the smpi flavour, whose simulated times repeat exactly)\n"
+    "      --machine PATH   measure the machine model when the job starts and\n"
+    "                       write it to PATH, for COLLSHIM_MACHINE=PATH (doc/model.md)\n"
     "      --no-verify      skip the A/B run of the new table\n"
     "      --check PATH     measure nothing new: run the A/B verification of the table\n"
     "                       in PATH at the sizes and np given\n"
@@ -169,7 +171,8 @@ static int parse_options(struct options *o, int argc, char **argv)
         {"min-gain", 1, 0, 'g'}, {"type", 1, 0, 'T'}, {"root", 1, 0, 'r'},
         {"max-call", 1, 0, 'M'}, {"seed", 1, 0, 's'}, {"no-verify", 0, 0, 'V'},
         {"csv", 1, 0, 'C'}, {"check", 1, 0, 'K'}, {"fence", 1, 0, 'F'},
-        {"max-reps", 1, 0, 'R'}, {"export", 1, 0, 'E'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"max-reps", 1, 0, 'R'}, {"export", 1, 0, 'E'}, {"machine", 1, 0, 'A'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int ch, bad = 0;
     memset(o, 0, sizeof *o);
     o->colls = "all", o->sizes = "4:1m", o->min_gain = 0.03, o->max_call = 1.0;
@@ -189,6 +192,7 @@ static int parse_options(struct options *o, int argc, char **argv)
                 SAY("--budget \"%s\": expected seconds, or a number with s, m or h (15m)\n", optarg);
             break;
         case 'o': o->output = optarg; break;
+        case 'A': break; /* --machine: read before MPI_Init (main) */
         case 'x': o->exclude = optarg; break;
         case 'S': bad = add_sweep(o, optarg); break;
         case 'g': o->min_gain = atof(optarg); bad = o->min_gain < 0 || o->min_gain >= 1; break;
@@ -752,11 +756,44 @@ static int run(struct options *o, struct tune_run *r, int argc, char **argv, int
     return table || r->rank ? (exported ? 0 : 1) : 1;
 }
 
+/* --machine PATH, read before MPI_Init, where the shim measures the
+ * machine model: the old file goes, so the model is measured again and
+ * written there (COLLSHIM_MACHINE, doc/model.md). */
+static const char *machine_option(int argc, char **argv)
+{
+    const char *asked = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *path = !strcmp(argv[i], "--machine") && i + 1 < argc ? argv[i + 1]
+                           : !strncmp(argv[i], "--machine=", 10)     ? argv[i] + 10
+                                                                     : NULL;
+        if (path && *path) {
+            unlink(path);
+            setenv("COLLSHIM_MACHINE", path, 1);
+            asked = path;
+        }
+    }
+    return asked;
+}
+
+/* What became of --machine, from rank 0. */
+static void machine_said(const char *path, int rank)
+{
+    char line[512];
+    if (!path || rank != 0)
+        return;
+    if (access(path, R_OK) == 0)
+        printf("colltune: the machine model is in %s (COLLSHIM_MACHINE=%s reads it)\n", path, path);
+    else if (collshim_machine_model(line, (int)sizeof line) != 0)
+        printf("colltune: no machine model to write to %s: the job runs on one node, or "
+               "COLLSHIM_MODEL=0\n", path);
+}
+
 int main(int argc, char **argv)
 {
     static struct options o;
     static struct tune_run r;
     int world, rc;
+    const char *machine = machine_option(argc, argv);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world);
@@ -772,6 +809,7 @@ int main(int argc, char **argv)
         return rc > 0 ? 0 : 2;
     }
     rc = run(&o, &r, argc, argv, world);
+    machine_said(machine, r.rank);
     for (int c = 0; c < COLLOP_COUNT; c++) {
         free(r.arms[c]);
         free(r.sweep[c]);

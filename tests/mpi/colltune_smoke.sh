@@ -38,6 +38,20 @@ expect "verification printed per size" \
     bash -c "grep -qE '^ +4 +[0-9.]+ +[0-9.]+ ' '$tmp/out.txt' && grep -qE '^ +16k +[0-9.]+ +[0-9.]+ ' '$tmp/out.txt'"
 expect "verification summary in the table" grep -q '^# auto with the new table is slower' "$table"
 expect "table says the fence" grep -q '^# fence: window' "$table"
+
+# --machine: two ranks as two nodes; a stale file is replaced by the model
+# measured in MPI_Init, and colltune says where it is.
+printf 'alpha_inter 1.0e+00\n' > "$tmp/machine.txt"
+mpi_run 2 COLLSHIM_NODES=block:2 -- "$tune" -c barrier -b 5 --no-verify -o "$tmp/m.table" \
+    --machine "$tmp/machine.txt" > "$tmp/machine-out.txt" 2>&1
+rc=$?
+cat "$tmp/machine-out.txt"
+expect "--machine: colltune exits 0" [ "$rc" -eq 0 ]
+expect "--machine: the measured model is written, every field" \
+    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$tmp/machine.txt') = 7 ]"
+expect "--machine: the stale file is gone" bash -c "! grep -q '^alpha_inter 1.0e+00' '$tmp/machine.txt'"
+expect "--machine: colltune says where the model is" \
+    grep -q "colltune: the machine model is in $tmp/machine.txt" "$tmp/machine-out.txt"
 expect "table says how many second looks" grep -qE '^# second looks: [0-9]+ cases' "$table"
 
 # The algorithm the table's rule names for the 8000-byte allreduce of plain_c.
