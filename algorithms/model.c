@@ -69,7 +69,8 @@ double model_tree(const struct cost_call *c, const struct machine_model *m, doub
     double alpha = across ? m->alpha_lone : m->alpha_intra;
     double beta = across ? m->beta_inter : m->beta_intra;
     messages = messages > 1 ? messages : 1;
-    return alpha + messages * bytes * beta + (messages - 1) * m->overhead;
+    double overhead = across ? m->overhead_lone : m->overhead;
+    return alpha + messages * bytes * beta + (messages - 1) * overhead;
 }
 
 double model_burst(const struct cost_call *c, const struct machine_model *m, double bytes,

@@ -30,7 +30,11 @@ struct machine_model {
     double beta_inter;  /* per byte through a node's network link, one rank of
                            the node sending (s ranks sending at once: s times) */
     double overhead;    /* per message beyond the first that one rank sends or
-                           receives in a round (messages to many ranks at once) */
+                           receives in a round where every rank does (a window
+                           of a direct exchange) */
+    double overhead_lone; /* per message beyond the first that one rank sends to
+                             or receives from ranks of other nodes while most
+                             ranks wait (a flat tree's root) */
     double gamma;       /* per byte reduced (MPI_SUM of doubles) */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
@@ -81,7 +85,7 @@ double model_exchange(const struct cost_call *c, const struct machine_model *m, 
  * across (distance >= k in block order),
  * and one sender sends `messages` such messages at once (a k-nomial tree's
  * radix - 1, a flat tree's p - 1), each beyond the first at the cost of
- * the per-message overhead. */
+ * the per-message overhead of such a root (overhead_lone across). */
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
                   int distance, int messages);
 

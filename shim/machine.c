@@ -14,6 +14,8 @@
  *   message beyond the first);
  * - world rank 0 and its partner swap 8 bytes while the other ranks wait
  *   in the agreement (alpha_lone: a tree's level, where most ranks wait);
+ *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
+ *   at once (overhead_lone: a flat tree's root, per node beyond the first);
  * - each rank reduces 16 KiB of doubles (gamma).
  * One sum over the world then gives every rank the same means, so all
  * ranks choose alike. A warm-up swap first opens the connections. */
@@ -33,6 +35,7 @@
 #define INTER_BYTES (16 * 1024)
 #define REDUCE_DOUBLES 2048
 #define BURST 8 /* messages in flight at once for the overhead */
+#define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
 
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
@@ -53,6 +56,8 @@ static const struct {
      "s per byte through a node's link, one sender"},
     {"overhead", offsetof(struct machine_model, overhead),
      "s per extra message of a rank in a round"},
+    {"overhead_lone", offsetof(struct machine_model, overhead_lone),
+     "s per extra message of a root reaching other nodes while the others wait"},
     {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)"},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
@@ -74,20 +79,29 @@ static double swap_time(int partner, char *buf, int bytes, int reps)
     return (PMPI_Wtime() - start) / reps;
 }
 
-/* Seconds of one swap of BURST small messages each way with partner, all
- * in flight at once. */
-static double burst_time(int partner, char *buf)
+/* Seconds of swapping one small message with each of count partners (at
+ * most BURST; a partner may repeat), all in flight at once. */
+static double fan_time(const int *partners, int count, char *buf)
 {
     MPI_Request requests[2 * BURST];
     double start = PMPI_Wtime();
-    for (int i = 0; i < BURST; i++) {
-        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner,
+    for (int i = 0; i < count; i++) {
+        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partners[i],
                    MACHINE_TAG, MPI_COMM_WORLD, &requests[i]);
-        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partner, MACHINE_TAG,
-                   MPI_COMM_WORLD, &requests[BURST + i]);
+        PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partners[i], MACHINE_TAG,
+                   MPI_COMM_WORLD, &requests[count + i]);
     }
-    vendor.waitall(2 * BURST, requests, MPI_STATUSES_IGNORE);
+    vendor.waitall(2 * count, requests, MPI_STATUSES_IGNORE);
     return PMPI_Wtime() - start;
+}
+
+/* BURST small messages each way with one partner, all in flight at once. */
+static double burst_time(int partner, char *buf)
+{
+    int partners[BURST];
+    for (int i = 0; i < BURST; i++)
+        partners[i] = partner;
+    return fan_time(partners, BURST, buf);
 }
 
 /* Between this rank and partner: alpha and per-byte time, out[0..1]. */
@@ -120,6 +134,9 @@ struct partners {
     int shared_nodes; /* 1: some node has two ranks or more (an intra phase) */
     int lone;         /* world rank 0 and its partner on the paired node: each
                          other's partner for the lone swap; -1 elsewhere */
+    int fan[FAN], fans; /* world rank 0: the first ranks of nodes 1, 2, 4, ...
+                           (at least 2 of them), its fan; 0 elsewhere */
+    int fan_root;       /* those first ranks: 0, rank 0's rank; -1 elsewhere */
 };
 
 /* The rank numbered `index` on node n of the layout, or -1. */
@@ -131,7 +148,11 @@ static int rank_at(const struct node_layout *L, int n, int index)
 static struct partners find_partners(const struct node_layout *L, int rank)
 {
     struct partners who = {.intra = -1, .inter = -1, .shared_nodes = L->shape.ppn > 1,
-                           .lone = -1};
+                           .lone = -1, .fans = 0, .fan_root = -1};
+    int fans = 0; /* nodes 1, 2, 4, ...: rank 0's partners in the vendor's
+                     recursive doubling, whose connections the agreement opens */
+    for (int n = 1; n < L->shape.nodes && fans < FAN; n *= 2)
+        fans++;
     int node = L->node_of[rank], mine = L->index_in_node[rank], pair = node ^ 1;
     who.intra = rank_at(L, node, mine ^ 1);
     if (pair < L->shape.nodes) {
@@ -141,12 +162,37 @@ static struct partners find_partners(const struct node_layout *L, int rank)
     }
     if (rank == 0 || (pair == 0 && mine == 0))
         who.lone = who.inter;
+    for (int n = 1; rank == 0 && fans >= 2 && who.fans < fans; n *= 2)
+        who.fan[who.fans++] = rank_at(L, n, 0);
+    if (fans >= 2 && mine == 0 && node >= 1 && node < L->shape.nodes && !(node & (node - 1)) &&
+        node < (1 << fans))
+        who.fan_root = 0;
     return who;
 }
 
 /* Sums over the world of {alpha, beta, 1} inside and across, and gamma. */
 enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
-       SUM_OVERHEAD, SUM_ALPHA_LONE, SUM_LONE, SUM_GAMMA, SUMS };
+       SUM_OVERHEAD, SUM_ALPHA_LONE, SUM_LONE, SUM_OVERHEAD_LONE, SUM_FAN, SUM_GAMMA, SUMS };
+
+/* World rank 0 as a flat tree's root (while the others wait in the
+ * agreement): one warm-up fan, then the mean of two. Each partner beyond
+ * the first costs (fan - lone swap) / (fans - 1), a message each way: half
+ * of it is a flat tree's message, which goes one way. Its partners swap
+ * with it as often. */
+static void measure_fan(const struct partners *who, char *buf, double sums[])
+{
+    if (who->fan_root >= 0) {
+        swap_time(who->fan_root, buf, SMALL_BYTES, 3);
+        return;
+    }
+    if (who->fans < 2)
+        return;
+    fan_time(who->fan, who->fans, buf);
+    double fan = (fan_time(who->fan, who->fans, buf) + fan_time(who->fan, who->fans, buf)) / 2;
+    double lone = sums[SUM_ALPHA_LONE];
+    sums[SUM_OVERHEAD_LONE] = fan > lone ? (fan - lone) / (who->fans - 1) / 2 : 0;
+    sums[SUM_FAN] = 1;
+}
 
 static int measure(const struct node_layout *L, int rank, int size)
 {
@@ -172,6 +218,7 @@ static int measure(const struct node_layout *L, int rank, int size)
         swap_time(who.lone, buf, SMALL_BYTES, 1);
         sums[SUM_ALPHA_LONE] = swap_time(who.lone, buf, SMALL_BYTES, 3), sums[SUM_LONE] = 1;
     }
+    measure_fan(&who, buf, sums);
     sums[SUM_GAMMA] = measure_gamma(buf);
     free(buf);
     int err = vendor.allreduce(MPI_IN_PLACE, sums, SUMS, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -183,6 +230,7 @@ static int measure(const struct node_layout *L, int rank, int size)
     machine.beta_intra = sums[SUM_INTRA] ? sums[SUM_BETA_INTRA] / sums[SUM_INTRA] : machine.beta_inter;
     machine.alpha_lone = sums[SUM_LONE] ? sums[SUM_ALPHA_LONE] / sums[SUM_LONE] : machine.alpha_inter;
     machine.overhead = sums[SUM_OVERHEAD] / sums[SUM_INTER];
+    machine.overhead_lone = sums[SUM_FAN] ? sums[SUM_OVERHEAD_LONE] : machine.overhead;
     machine.gamma = sums[SUM_GAMMA] / size;
     machine.valid = 1;
     return MPI_SUCCESS;

@@ -9,7 +9,8 @@
 #   per node the model is used only under COLLSHIM_MODEL=1;
 # - COLLSHIM_MACHINE writes the measured model to a file that can be read,
 #   the next job reads it instead of measuring, and a file that is not a
-#   model is refused with a line that says why (then the model is measured).
+#   model is refused with a line that says why (then the model is measured);
+#   on three one-rank nodes rank 0 measures a flat tree root's overhead.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 dir="$TOP_BUILDDIR/tests/mpi"
 log=$(mktemp)
@@ -65,7 +66,10 @@ file="$dir/model-machine.txt"
 rm -f "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: the measured model is written" \
-    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$file') = 7 ]"
+    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead(_lone)? ' '$file') = 8 ]"
+field() { awk -v name="$1" '$1 == name {print $2}' "$file"; }
+expect "COLLSHIM_MACHINE: two nodes have no fan, overhead_lone is the overhead" \
+    [ "$(field overhead_lone)" = "$(field overhead)" ]
 sed -i 's/^alpha_inter .*/alpha_inter 1.0e+00/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: the next job reads it" \
@@ -76,12 +80,19 @@ mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
     grep -q "COLLSHIM_MACHINE=$file: latency is not a field of the model; the model is measured" "$log"
 expect "COLLSHIM_MACHINE: then the model is measured and chooses" grep -q "(model)" "$log"
+# Three one-rank nodes: world rank 0 swaps with the two others at once, its
+# own measurement of overhead_lone.
+rm -f "$file"
+mpi_run 3 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:3 COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "three nodes: right results" grep -q "plain_c: ok (np=3)" "$log"
+expect "three nodes: overhead_lone is measured, not the overhead" \
+    [ -n "$(field overhead_lone)" -a "$(field overhead_lone)" != "$(field overhead)" ]
 # Several ranks per node: a file asked for is measured and written, and the
 # model still chooses nothing for those calls out of the box.
 rm -f "$file"
 mpi_run 4 "${four[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE at 2 nodes of 2: the model is written" \
-    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead ' '$file') = 7 ]"
+    bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead(_lone)? ' '$file') = 8 ]"
 expect "COLLSHIM_MACHINE at 2 nodes of 2: the model chooses nothing out of the box" \
     bash -c "! grep -q 'nodes=2 ppn=2 .*(model)' '$log'"
 expect "COLLSHIM_MACHINE at 2 nodes of 2: right results" grep -q "plain_c: ok (np=4)" "$log"

@@ -12,7 +12,7 @@
 
 static const struct machine_model ethernet = {
     .alpha_intra = 1e-6, .beta_intra = 1e-10, .alpha_inter = 50e-6, .alpha_lone = 50e-6,
-    .beta_inter = 8e-9, .overhead = 2e-6,
+    .beta_inter = 8e-9, .overhead = 2e-6, .overhead_lone = 2e-6,
     .gamma = 2.5e-10, .ranks_per_core = 1, .valid = 1};
 
 static struct coll_key key_of(enum coll_id coll, int nodes, int ppn, uint64_t bytes)
