@@ -240,19 +240,6 @@ struct run {
     int thread_wanted, thread_level; /* MPI_Init_thread's required and provided */
 };
 
-/* The arm of kind `kind` (the fastest native one for ARM_NATIVE) that
- * was timed, or -1. */
-static int arm_of(const struct bench_arm *arms, int narms, const struct arm_result *res,
-                  enum arm_kind kind)
-{
-    int found = -1;
-    for (int i = 0; i < narms; i++)
-        if (arms[i].kind == kind && res[i].status == ARM_OK &&
-            (found < 0 || res[i].median < res[found].median))
-            found = i;
-    return found;
-}
-
 /* --recheck: where auto is over o->recheck times the faster of the vendor
  * and the best native arm, the two are timed again, alone, and the second
  * measurement replaces the first (its `why` keeps the first median). A
@@ -262,8 +249,9 @@ static int recheck_case(struct run *r, struct collop *c, struct arm_result *res)
 {
     const struct bench_arm *arms = r->arms[c->coll];
     int n = r->narms[c->coll], pick[2], err;
-    int automatic = arm_of(arms, n, res, ARM_AUTO), vendor = arm_of(arms, n, res, ARM_VENDOR);
-    int native = arm_of(arms, n, res, ARM_NATIVE);
+    int automatic = bench_fastest(arms, n, res, ARM_AUTO);
+    int vendor = bench_fastest(arms, n, res, ARM_VENDOR);
+    int native = bench_fastest(arms, n, res, ARM_NATIVE);
     int best = vendor < 0 || (native >= 0 && res[native].median < res[vendor].median) ? native
                                                                                      : vendor;
     if (r->o->recheck <= 0 || automatic < 0 || best < 0 ||

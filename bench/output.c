@@ -75,16 +75,6 @@ static const struct arm_result *find_kind(const struct bench_arm *arms, int narm
     return NULL;
 }
 
-static int best_native(const struct bench_arm *arms, int narms, const struct arm_result *res)
-{
-    int best = -1;
-    for (int i = 0; i < narms; i++)
-        if (arms[i].kind == ARM_NATIVE && res[i].status == ARM_OK &&
-            (best < 0 || res[i].median < res[best].median))
-            best = i;
-    return best;
-}
-
 static void ratio(char *buf, size_t len, double t, double ref)
 {
     if (ref > 0 && t > 0)
@@ -117,7 +107,7 @@ void out_table_row(FILE *f, const struct collop *c, const struct bench_arm *arms
         at[16] = "-", vt[16] = "-";
     const struct arm_result *v = find_kind(arms, narms, res, ARM_VENDOR);
     const struct arm_result *a = find_kind(arms, narms, res, ARM_AUTO);
-    int b = best_native(arms, narms, res);
+    int b = bench_fastest(arms, narms, res, ARM_NATIVE);
     bench_format_bytes(c->size_bytes, size, sizeof size);
     double vmed = v ? v->median : 0, bmed = b >= 0 ? res[b].median : 0;
     if (v)

@@ -480,3 +480,14 @@ int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
     forget_installed();
     return err;
 }
+
+int bench_fastest(const struct bench_arm *arms, int narms, const struct arm_result *res,
+                  enum arm_kind kind)
+{
+    int found = -1;
+    for (int i = 0; i < narms; i++)
+        if (arms[i].kind == kind && res[i].status == ARM_OK &&
+            (found < 0 || res[i].median < res[found].median))
+            found = i;
+    return found;
+}

@@ -84,6 +84,11 @@ struct bench_opts {
 };
 void bench_opts_default(struct bench_opts *o);
 
+/* The timed arm of `kind` with the least median (the fastest native arm
+ * for ARM_NATIVE), or -1. */
+int bench_fastest(const struct bench_arm *arms, int narms, const struct arm_result *res,
+                  enum arm_kind kind);
+
 /* Check and time every arm on case c; res has narms entries. Collective
  * over c->comm. Returns MPI_SUCCESS or the error of the reference call. */
 int bench_measure(struct collop *c, const struct bench_arm *arms, int narms,
