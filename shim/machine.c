@@ -36,6 +36,7 @@
 #define REDUCE_DOUBLES 2048
 #define BURST 8 /* messages in flight at once for the overhead */
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
+#define FAN_ROUNDS 3 /* rank 0's fans: a warm-up, then two timed */
 
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
@@ -149,10 +150,11 @@ static struct partners find_partners(const struct node_layout *L, int rank)
 {
     struct partners who = {.intra = -1, .inter = -1, .shared_nodes = L->shape.ppn > 1,
                            .lone = -1, .fans = 0, .fan_root = -1};
-    int fans = 0; /* nodes 1, 2, 4, ...: rank 0's partners in the vendor's
-                     recursive doubling, whose connections the agreement opens */
+    int fan[FAN], fans = 0; /* the first ranks of nodes 1, 2, 4, ...: rank 0's
+                               partners in the vendor's recursive doubling,
+                               whose connections the agreement opens */
     for (int n = 1; n < L->shape.nodes && fans < FAN; n *= 2)
-        fans++;
+        fan[fans++] = rank_at(L, n, 0);
     int node = L->node_of[rank], mine = L->index_in_node[rank], pair = node ^ 1;
     who.intra = rank_at(L, node, mine ^ 1);
     if (pair < L->shape.nodes) {
@@ -162,11 +164,12 @@ static struct partners find_partners(const struct node_layout *L, int rank)
     }
     if (rank == 0 || (pair == 0 && mine == 0))
         who.lone = who.inter;
-    for (int n = 1; rank == 0 && fans >= 2 && who.fans < fans; n *= 2)
-        who.fan[who.fans++] = rank_at(L, n, 0);
-    if (fans >= 2 && mine == 0 && node >= 1 && node < L->shape.nodes && !(node & (node - 1)) &&
-        node < (1 << fans))
-        who.fan_root = 0;
+    for (int i = 0; fans >= 2 && i < fans; i++) {
+        if (rank == 0)
+            who.fan[who.fans++] = fan[i];
+        else if (fan[i] == rank)
+            who.fan_root = 0;
+    }
     return who;
 }
 
@@ -182,13 +185,16 @@ enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INT
 static void measure_fan(const struct partners *who, char *buf, double sums[])
 {
     if (who->fan_root >= 0) {
-        swap_time(who->fan_root, buf, SMALL_BYTES, 3);
+        swap_time(who->fan_root, buf, SMALL_BYTES, FAN_ROUNDS);
         return;
     }
     if (who->fans < 2)
         return;
-    fan_time(who->fan, who->fans, buf);
-    double fan = (fan_time(who->fan, who->fans, buf) + fan_time(who->fan, who->fans, buf)) / 2;
+    double fan = 0;
+    for (int round = 0; round < FAN_ROUNDS; round++) {
+        double t = fan_time(who->fan, who->fans, buf);
+        fan += round > 0 ? t / (FAN_ROUNDS - 1) : 0;
+    }
     double lone = sums[SUM_ALPHA_LONE];
     sums[SUM_OVERHEAD_LONE] = fan > lone ? (fan - lone) / (who->fans - 1) / 2 : 0;
     sums[SUM_FAN] = 1;
