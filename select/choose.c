@@ -147,9 +147,7 @@ static SHIM_TLS struct remembered_choice {
 static struct tune_choice select_remembered(const struct coll_key *key)
 {
     unsigned long generation = select_tables_generation() + 1;
-    uint64_t h = (uint64_t)key->coll * 0x9e3779b97f4a7c15ull ^ key->bytes * 0xff51afd7ed558ccdull ^
-                 (uint64_t)key->np;
-    struct remembered_choice *slot = &remembered[(h ^ h >> 29) % REMEMBERED];
+    struct remembered_choice *slot = &remembered[coll_key_hash(key) % REMEMBERED];
     if (slot->generation == generation && !memcmp(&slot->key, key, sizeof *key))
         return slot->choice;
     slot->choice = select_walk(key);

@@ -7,14 +7,36 @@
 #include "algorithms/model.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static struct machine_model model;
 static int model_everywhere; /* 0: calls with one rank per node only */
+static unsigned long model_generation = 1; /* bumped by each select_model_set */
+static unsigned long evaluations;          /* choices computed, not remembered */
+
+/* The model's choices this thread made, one per slot (alg -1: the model
+ * has none), valid while the model is that of `generation`. Every
+ * modelled row's cost for one key takes about 2 us (allreduce, 8 ranks),
+ * twenty times the shim's budget for a whole call; a program whose keys
+ * outnumber select_remembered's slots, and the steps of a composed
+ * algorithm, would pay it on every call. */
+#define MODEL_REMEMBERED 64
+static SHIM_TLS struct model_choice {
+    struct coll_key key;
+    int alg;
+    unsigned long generation;
+} remembered[MODEL_REMEMBERED];
 
 void select_model_set(const struct machine_model *m, int everywhere)
 {
     model = *m;
     model_everywhere = everywhere;
+    __atomic_fetch_add(&model_generation, 1, __ATOMIC_RELEASE);
+}
+
+unsigned long select_model_evaluations(void)
+{
+    return __atomic_load_n(&evaluations, __ATOMIC_RELAXED);
 }
 
 static struct cost_call cost_call_of(const struct coll_key *key)
@@ -52,21 +74,37 @@ double select_model_cost(int alg, const struct coll_key *key)
     return model_covers(key) ? row_cost(alg, key, &c) : COST_UNKNOWN;
 }
 
-int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
+/* The row of least predicted cost for key, or -1. */
+static int cheapest_row(const struct coll_key *key)
 {
-    if (!model_covers(key))
-        return 0;
     struct cost_call c = cost_call_of(key);
     double best = COST_UNKNOWN;
+    int alg = -1;
+    __atomic_fetch_add(&evaluations, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < registry_count; i++) {
         double cost = row_cost(i, key, &c);
         if (cost >= 0 && (best < 0 || cost < best)) {
             best = cost;
-            choice->alg = i;
+            alg = i;
         }
     }
-    if (best < 0)
+    return alg;
+}
+
+int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
+{
+    if (!model_covers(key))
         return 0;
+    unsigned long generation = __atomic_load_n(&model_generation, __ATOMIC_ACQUIRE);
+    struct model_choice *slot = &remembered[coll_key_hash(key) % MODEL_REMEMBERED];
+    if (slot->generation != generation || memcmp(&slot->key, key, sizeof *key)) {
+        slot->alg = cheapest_row(key);
+        slot->key = *key;
+        slot->generation = generation;
+    }
+    if (slot->alg < 0)
+        return 0;
+    choice->alg = slot->alg;
     choice->params = (struct coll_params){0, 0};
     choice->rule = NULL;
     choice->table = SELECT_BY_MODEL;

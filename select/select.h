@@ -70,6 +70,16 @@ double select_model_cost(int alg, const struct coll_key *key);
 /* COLLSHIM_EXPLAIN: the predicted cost of each candidate, one line ("" if
  * the model does not cover key). */
 void select_model_explain(const struct coll_key *key, char *buf, size_t len);
+/* Choices the model computed rather than remembered, in all threads. */
+unsigned long select_model_evaluations(void);
+
+/* The slot of key in the remembered choices (choose.c, model.c). */
+static inline uint64_t coll_key_hash(const struct coll_key *key)
+{
+    uint64_t h = (uint64_t)key->coll * 0x9e3779b97f4a7c15ull ^ key->bytes * 0xff51afd7ed558ccdull ^
+                 (uint64_t)key->np;
+    return h ^ h >> 29;
+}
 
 /* ---- choose.c ---- */
 /* The choice of the tables and the model for key, without learning and

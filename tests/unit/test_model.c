@@ -164,10 +164,33 @@ START_TEST(model_covers_calls_that_span_nodes)
 }
 END_TEST
 
+/* A key's choice is computed once per model, then remembered: each call
+ * that misses select_remembered's few slots would otherwise evaluate every
+ * modelled row's cost again. */
+START_TEST(the_model_computes_a_choice_once)
+{
+    struct coll_key key = key_of(COLL_allreduce, 8, 1, 8), other = key_of(COLL_bcast, 8, 1, 8);
+    struct tune_choice first = {-1, {0, 0}, NULL, -1}, again = first;
+    select_model_set(&ethernet, 1);
+    unsigned long before = select_model_evaluations();
+    ck_assert(select_model_choose(&key, &first));
+    ck_assert(select_model_choose(&key, &again));
+    ck_assert_int_eq(again.alg, first.alg);
+    ck_assert_uint_eq(select_model_evaluations() - before, 1);
+    ck_assert(select_model_choose(&other, &again));
+    ck_assert_uint_eq(select_model_evaluations() - before, 2);
+    select_model_set(&ethernet, 1); /* a new model: chosen again */
+    ck_assert(select_model_choose(&key, &again));
+    ck_assert_uint_eq(select_model_evaluations() - before, 3);
+    ck_assert_int_eq(again.alg, first.alg);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
     return unit_suite("model", "costs", NULL,
                       UNIT_TESTS(costs_are_finite_and_grow_with_bytes,
+                                 the_model_computes_a_choice_once,
                                  latency_bound_calls_take_the_fewest_rounds,
                                  bandwidth_bound_calls_move_the_fewest_bytes,
                                  the_same_messages_with_more_copying_cost_more,
