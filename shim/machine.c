@@ -17,8 +17,10 @@
  *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
  *   at once (overhead_lone: a flat tree's root, per node beyond the first);
  * - each rank reduces 16 KiB of doubles (gamma).
- * One sum over the world then gives every rank the same means, so all
- * ranks choose alike. A warm-up swap first opens the connections. */
+ * Each swap is timed alone and a rank keeps the median of its swaps; one
+ * allgather then gives every rank every rank's values, and each field is
+ * their median, the same on every rank, so all ranks choose alike. A
+ * warm-up swap first opens the connections. */
 #include "shim/shim.h"
 #include "algorithms/model.h"
 #include "algorithms/compose/node.h"
@@ -70,14 +72,33 @@ static double *field(struct machine_model *m, int i)
 
 /* ---- the measurement ---- */
 
-/* Mean seconds of one swap of `bytes` with partner, over reps. */
+#define MAX_REPS 8
+
+/* Insertion sort of n values; the median of the sorted middle. */
+static double median_of(double *values, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && values[j] < values[j - 1]; j--) {
+            double t = values[j];
+            values[j] = values[j - 1], values[j - 1] = t;
+        }
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* Median seconds of one swap of `bytes` with partner, over reps (at most
+ * MAX_REPS): a rank descheduled during one swap (8 ranks on 2 cores) does
+ * not move it. */
 static double swap_time(int partner, char *buf, int bytes, int reps)
 {
-    double start = PMPI_Wtime();
-    for (int i = 0; i < reps; i++)
+    double times[MAX_REPS];
+    reps = reps < MAX_REPS ? reps : MAX_REPS;
+    for (int i = 0; i < reps; i++) {
+        double start = PMPI_Wtime();
         vendor.sendrecv(buf, bytes, MPI_BYTE, partner, MACHINE_TAG, buf + INTRA_BYTES, bytes,
-                      MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return (PMPI_Wtime() - start) / reps;
+                        MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        times[i] = PMPI_Wtime() - start;
+    }
+    return median_of(times, reps);
 }
 
 /* Seconds of swapping one small message with each of count partners (at
@@ -173,16 +194,12 @@ static struct partners find_partners(const struct node_layout *L, int rank)
     return who;
 }
 
-/* Sums over the world of {alpha, beta, 1} inside and across, and gamma. */
-enum { SUM_ALPHA_INTRA, SUM_BETA_INTRA, SUM_INTRA, SUM_ALPHA_INTER, SUM_BETA_INTER, SUM_INTER,
-       SUM_OVERHEAD, SUM_ALPHA_LONE, SUM_LONE, SUM_OVERHEAD_LONE, SUM_FAN, SUM_GAMMA, SUMS };
-
 /* World rank 0 as a flat tree's root (while the others wait in the
  * agreement): one warm-up fan, then the mean of two. Each partner beyond
  * the first costs (fan - lone swap) / (fans - 1), a message each way: half
  * of it is a flat tree's message, which goes one way. Its partners swap
  * with it as often. */
-static void measure_fan(const struct partners *who, char *buf, double sums[])
+static void measure_fan(const struct partners *who, char *buf, struct machine_model *mine)
 {
     if (who->fan_root >= 0) {
         swap_time(who->fan_root, buf, SMALL_BYTES, FAN_ROUNDS);
@@ -195,51 +212,86 @@ static void measure_fan(const struct partners *who, char *buf, double sums[])
         double t = fan_time(who->fan, who->fans, buf);
         fan += round > 0 ? t / (FAN_ROUNDS - 1) : 0;
     }
-    double lone = sums[SUM_ALPHA_LONE];
-    sums[SUM_OVERHEAD_LONE] = fan > lone ? (fan - lone) / (who->fans - 1) / 2 : 0;
-    sums[SUM_FAN] = 1;
+    double lone = mine->alpha_lone;
+    mine->overhead_lone = fan > lone ? (fan - lone) / (who->fans - 1) / 2 : 0;
+}
+
+/* This rank's own measurements into mine; a field it does not measure
+ * stays negative. */
+static void measure_mine(const struct partners *who, char *buf, struct machine_model *mine)
+{
+    double pair[2];
+    if (who->intra >= 0) {
+        measure_pair(who->intra, buf, INTRA_BYTES, 8, pair);
+        mine->alpha_intra = pair[0], mine->beta_intra = pair[1];
+    }
+    if (who->shared_nodes) /* the intra phase's traffic ends before the inter one's */
+        vendor.barrier(MPI_COMM_WORLD);
+    if (who->inter >= 0) {
+        measure_pair(who->inter, buf, INTER_BYTES, 3, pair);
+        mine->alpha_inter = pair[0], mine->beta_inter = pair[1] / who->senders;
+        double burst = burst_time(who->inter, buf);
+        mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
+    }
+    if (who->lone >= 0) /* one pair while the others wait in the agreement; the
+                           inter phase opened its connection */
+        mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 3);
+    measure_fan(who, buf, mine);
+    mine->gamma = measure_gamma(buf);
+}
+
+/* Field i of the model: the median over the ranks that measured it (all
+ * values of rank r at all[r * MACHINE_FIELDS + i]), or -1. The median, not
+ * the mean: one rank descheduled in its swaps does not move the model, so
+ * launches agree. Every rank holds the same values and chooses alike. */
+static double median_over_ranks(const double *all, int size, int i, double *scratch)
+{
+    int n = 0;
+    for (int r = 0; r < size; r++)
+        if (all[(size_t)r * MACHINE_FIELDS + i] >= 0)
+            scratch[n++] = all[(size_t)r * MACHINE_FIELDS + i];
+    return n ? median_of(scratch, n) : -1;
+}
+
+/* The model from every rank's measurements: where no rank measured a
+ * field, the nearest one stands in (no intra pair: the inter values; no
+ * lone pair: alpha_inter; no fan: overhead). */
+static void agree(const double *all, int size, double *scratch)
+{
+    struct machine_model agreed = {0};
+    for (int i = 0; i < MACHINE_FIELDS; i++)
+        *field(&agreed, i) = median_over_ranks(all, size, i, scratch);
+    if (agreed.alpha_inter < 0)
+        return;
+    machine = agreed;
+    machine.alpha_intra = agreed.alpha_intra >= 0 ? agreed.alpha_intra : agreed.alpha_inter;
+    machine.beta_intra = agreed.beta_intra >= 0 ? agreed.beta_intra : agreed.beta_inter;
+    machine.alpha_lone = agreed.alpha_lone >= 0 ? agreed.alpha_lone : agreed.alpha_inter;
+    machine.overhead_lone = agreed.overhead_lone >= 0 ? agreed.overhead_lone : agreed.overhead;
+    machine.valid = 1;
 }
 
 static int measure(const struct node_layout *L, int rank, int size)
 {
     struct partners who = find_partners(L, rank);
+    struct machine_model mine = {0};
     char *buf = calloc(2, INTRA_BYTES);
-    double sums[SUMS] = {0}, pair[2];
-    if (!buf)
-        return MPI_ERR_NO_MEM;
-    if (who.intra >= 0) {
-        measure_pair(who.intra, buf, INTRA_BYTES, 8, pair);
-        sums[SUM_ALPHA_INTRA] = pair[0], sums[SUM_BETA_INTRA] = pair[1], sums[SUM_INTRA] = 1;
+    double *all = malloc((size_t)size * 2 * MACHINE_FIELDS * sizeof *all);
+    int err = MPI_ERR_NO_MEM;
+    if (buf && all) {
+        for (int i = 0; i < MACHINE_FIELDS; i++)
+            *field(&mine, i) = -1;
+        measure_mine(&who, buf, &mine);
+        for (int i = 0; i < MACHINE_FIELDS; i++)
+            all[(size_t)rank * MACHINE_FIELDS + i] = *field(&mine, i);
+        err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, MACHINE_FIELDS,
+                               MPI_DOUBLE, MPI_COMM_WORLD);
+        if (!err)
+            agree(all, size, all + (size_t)size * MACHINE_FIELDS);
     }
-    if (who.shared_nodes) /* the intra phase's traffic ends before the inter one's */
-        vendor.barrier(MPI_COMM_WORLD);
-    if (who.inter >= 0) {
-        measure_pair(who.inter, buf, INTER_BYTES, 3, pair);
-        sums[SUM_ALPHA_INTER] = pair[0], sums[SUM_BETA_INTER] = pair[1] / who.senders;
-        double burst = burst_time(who.inter, buf);
-        sums[SUM_OVERHEAD] = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
-        sums[SUM_INTER] = 1;
-    }
-    if (who.lone >= 0) { /* one pair while the others wait in the agreement */
-        swap_time(who.lone, buf, SMALL_BYTES, 1);
-        sums[SUM_ALPHA_LONE] = swap_time(who.lone, buf, SMALL_BYTES, 3), sums[SUM_LONE] = 1;
-    }
-    measure_fan(&who, buf, sums);
-    sums[SUM_GAMMA] = measure_gamma(buf);
     free(buf);
-    int err = vendor.allreduce(MPI_IN_PLACE, sums, SUMS, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    if (err || sums[SUM_INTER] == 0)
-        return err;
-    machine.alpha_inter = sums[SUM_ALPHA_INTER] / sums[SUM_INTER];
-    machine.beta_inter = sums[SUM_BETA_INTER] / sums[SUM_INTER];
-    machine.alpha_intra = sums[SUM_INTRA] ? sums[SUM_ALPHA_INTRA] / sums[SUM_INTRA] : machine.alpha_inter;
-    machine.beta_intra = sums[SUM_INTRA] ? sums[SUM_BETA_INTRA] / sums[SUM_INTRA] : machine.beta_inter;
-    machine.alpha_lone = sums[SUM_LONE] ? sums[SUM_ALPHA_LONE] / sums[SUM_LONE] : machine.alpha_inter;
-    machine.overhead = sums[SUM_OVERHEAD] / sums[SUM_INTER];
-    machine.overhead_lone = sums[SUM_FAN] ? sums[SUM_OVERHEAD_LONE] : machine.overhead;
-    machine.gamma = sums[SUM_GAMMA] / size;
-    machine.valid = 1;
-    return MPI_SUCCESS;
+    free(all);
+    return err;
 }
 
 /* ---- the file ---- */
