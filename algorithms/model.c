@@ -115,12 +115,11 @@ double model_segments(const struct cost_call *c, int64_t elements, double seg,
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, int reduces)
 {
-    seg = c->seg > 0 ? c->seg : seg;
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
     int depth = model_log(2, model_pow2_floor(c->p)), children = c->p > 2 ? 2 : 1;
-    double segments = (double)(int64_t)(c->bytes / seg);
-    segments += segments * seg < c->bytes;
+    double segments = model_segments(c, c->count, seg, 0);
+    seg = c->seg > 0 ? c->seg : seg;
     seg = seg > c->bytes ? c->bytes : seg;
     double round = model_tree(c, m, seg, c->p / 2, children);
     if (reduces)

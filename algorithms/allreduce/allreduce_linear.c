@@ -18,17 +18,12 @@
 #include "algorithms/common/reduce_tree.h"
 #include "algorithms/model.h"
 
-/* Rank 0 receives p - 1 vectors at once and folds each (per segment), then
- * sends p - 1 copies at once. */
+/* The flat reduce to rank 0, then p - 1 copies sent at once. */
 double allreduce_linear_cost(const struct cost_call *c, const struct machine_model *m)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    double n = c->bytes, segments = model_segments(c, c->count, 0, 0), segment = n / segments;
-    int others = c->p - 1;
-    return segments * (model_tree(c, m, segment, others, others) +
-                       others * model_reduce(m, segment)) +
-           model_tree(c, m, n, others, others);
+    return reduce_tree_flat_cost(c, m) + model_tree(c, m, c->bytes, c->p - 1, c->p - 1);
 }
 
 int allreduce_linear(const struct coll_args *a)

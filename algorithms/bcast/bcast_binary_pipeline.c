@@ -25,7 +25,6 @@
 #include "algorithms/segments.h"
 #include "algorithms/model.h"
 
-
 double bcast_binary_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
     return model_binary_pipeline(c, m, SEG_DEFAULT_BCAST_BINARY_PIPELINE, 0);

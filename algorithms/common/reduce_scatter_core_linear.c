@@ -19,7 +19,6 @@
 #include "algorithms/common/linear_root.h"
 #include "engine/p2p.h"
 
-
 /* Rank 0 sends each non-empty block of full to its rank and keeps its own. */
 static int scatter_flat(const struct coll_args *a, const struct reduce_scatter_core_blocks *b,
                         void *full)

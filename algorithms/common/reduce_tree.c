@@ -32,6 +32,7 @@
 #include "engine/p2p.h"
 #include "algorithms/patterns/pattern.h"
 #include "engine/scratch.h"
+#include "algorithms/model.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -286,4 +287,14 @@ int reduce_tree_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI
 {
     return reduce_tree(REDUCE_TREE_BINOMIAL, sendbuf, recvbuf, count, type, op, root,
                        a->params.seg, a);
+}
+
+double reduce_tree_flat_cost(const struct cost_call *c, const struct machine_model *m)
+{
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double segments = model_segments(c, c->count, 0, 0), piece = c->bytes / segments;
+    double receive = model_tree(c, m, piece, c->p - 1, c->p - 1);
+    double fold = (c->p - 1) * model_reduce(m, piece);
+    return receive + fold + (segments - 1) * (receive > fold ? receive : fold);
 }

@@ -23,6 +23,14 @@ int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a);
 
+struct cost_call;
+struct machine_model;
+/* The flat tree's predicted seconds (REDUCE_TREE_FLAT, segments of
+ * c->seg bytes): the root receives p - 1 segments at once and folds them
+ * in turn; a further segment costs the slower of the two, since its
+ * receives are in flight while the current one is folded. */
+double reduce_tree_flat_cost(const struct cost_call *c, const struct machine_model *m);
+
 /* The binomial tree, segmented by a->params.seg (0: unsegmented).
  * Cost = ceil(lg p) (alpha + n beta + n gamma) */
 int reduce_tree_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype type,

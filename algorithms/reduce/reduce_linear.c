@@ -19,20 +19,11 @@
 #include "algorithms/common/reduce_tree.h"
 #include "algorithms/model.h"
 
-#include <math.h>
-
 /* One round: the root receives p - 1 vectors at once and folds them in
- * turn. seg= pipelines segments: each further one costs the slower of
- * receiving p - 1 segments and folding them. */
+ * turn (reduce_tree_flat_cost). */
 double reduce_linear_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    if (c->p <= 1 || c->bytes <= 0)
-        return 0;
-    double segments = c->seg > 0 ? ceil(c->bytes / c->seg) : 1;
-    double piece = c->seg > 0 && c->seg < c->bytes ? c->seg : c->bytes;
-    double receive = model_tree(c, m, piece, c->p - 1, c->p - 1);
-    double fold = (c->p - 1) * model_reduce(m, piece);
-    return receive + fold + (segments - 1) * (receive > fold ? receive : fold);
+    return reduce_tree_flat_cost(c, m);
 }
 
 int reduce_linear(const struct coll_args *a)

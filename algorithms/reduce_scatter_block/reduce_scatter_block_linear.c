@@ -11,19 +11,16 @@
  * number of messages in flight, is all that counts. Core:
  * reduce_scatter_core_linear (common/reduce_scatter_core_linear.c). */
 #include "algorithms/common/reduce_scatter_core.h"
+#include "algorithms/common/reduce_tree.h"
 #include "algorithms/model.h"
 
-/* Rank 0 receives p - 1 vectors at once and folds each (per segment), then
- * sends p - 1 blocks at once. */
+/* The flat reduce of the whole vector to rank 0, then p - 1 blocks sent at
+ * once. */
 double reduce_scatter_block_linear_cost(const struct cost_call *c, const struct machine_model *m)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
-    double n = c->bytes, segments = model_segments(c, c->count, 0, 0), segment = n / segments;
-    int others = c->p - 1;
-    return segments * (model_tree(c, m, segment, others, others) +
-                       others * model_reduce(m, segment)) +
-           model_tree(c, m, n / c->p, others, others);
+    return reduce_tree_flat_cost(c, m) + model_tree(c, m, c->bytes / c->p, c->p - 1, c->p - 1);
 }
 
 int reduce_scatter_block_linear(const struct coll_args *a)
