@@ -153,6 +153,8 @@ rc=$?
 cat "$tmp/recheck.txt"
 timed_again() { grep -v '^#' "$1" | awk -F, -v a="$2" '$6 == a && $12 ~ /^timed again/' | wc -l; }
 expect "--recheck: exits 0" [ "$rc" -eq 0 ]
+expect "--recheck: auto ran the forced pipeline" \
+    [ "$(grep -v '^#' "$tmp/recheck.csv" | awk -F, '$6 == "auto" && $10 == "pipeline"' | wc -l)" -eq 1 ]
 expect "--recheck: the slow auto is timed again" [ "$(timed_again "$tmp/recheck.csv" auto)" -eq 1 ]
 expect "--recheck: so is the fastest arm, once" \
     [ "$(($(timed_again "$tmp/recheck.csv" vendor) + $(timed_again "$tmp/recheck.csv" binomial)))" -eq 1 ]
