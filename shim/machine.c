@@ -74,14 +74,17 @@ static double *field(struct machine_model *m, int i)
 
 #define MAX_REPS 8
 
-/* Insertion sort of n values; the median of the sorted middle. */
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of n values (sorted in place): n log n, for the swaps of one
+ * rank and for the values of every rank alike. */
 static double median_of(double *values, int n)
 {
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && values[j] < values[j - 1]; j--) {
-            double t = values[j];
-            values[j] = values[j - 1], values[j - 1] = t;
-        }
+    qsort(values, (size_t)n, sizeof *values, compare_doubles);
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
@@ -242,8 +245,8 @@ static void measure_mine(const struct partners *who, char *buf, struct machine_m
 
 /* Field i of the model: the median over the ranks that measured it (all
  * values of rank r at all[r * MACHINE_FIELDS + i]), or -1. The median, not
- * the mean: one rank descheduled in its swaps does not move the model, so
- * launches agree. Every rank holds the same values and chooses alike. */
+ * the mean: one rank descheduled in its swaps does not move the model.
+ * Every rank holds the same values and chooses alike. */
 static double median_over_ranks(const double *all, int size, int i, double *scratch)
 {
     int n = 0;
