@@ -279,7 +279,7 @@ static int measure(const struct node_layout *L, int rank, int size)
     struct partners who = find_partners(L, rank);
     struct machine_model mine = {0};
     char *buf = calloc(2, INTRA_BYTES);
-    double *all = malloc((size_t)size * 2 * MACHINE_FIELDS * sizeof *all);
+    double *all = malloc((size_t)size * (MACHINE_FIELDS + 1) * sizeof *all); /* and a scratch column */
     int err = MPI_ERR_NO_MEM;
     if (buf && all) {
         for (int i = 0; i < MACHINE_FIELDS; i++)
