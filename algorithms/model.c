@@ -98,11 +98,17 @@ double model_reduce(const struct machine_model *m, double bytes) { return bytes 
 
 double model_copy(const struct machine_model *m, double bytes) { return bytes * m->gamma; }
 
+/* The segment size of c: its own, else the algorithm's default seg. */
+static double segment_bytes(const struct cost_call *c, double seg)
+{
+    return c->seg > 0 ? c->seg : seg;
+}
+
 double model_segments(const struct cost_call *c, int64_t elements, double seg,
                       int max_segments)
 {
     double size = c->count > 0 ? c->bytes / (double)c->count : 1;
-    seg = c->seg > 0 ? c->seg : seg;
+    seg = segment_bytes(c, seg);
     if (seg <= 0 || elements <= 0)
         return 1;
     int64_t per_segment = (int64_t)(seg / size);
@@ -119,7 +125,7 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
         return 0;
     int depth = model_log(2, model_pow2_floor(c->p)), children = c->p > 2 ? 2 : 1;
     double segments = model_segments(c, c->count, seg, 0);
-    seg = c->seg > 0 ? c->seg : seg;
+    seg = segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
     double round = model_tree(c, m, seg, c->p / 2, children);
     if (reduces)
@@ -204,20 +210,40 @@ coll_cost_fn model_of(int row)
     return NULL;
 }
 
+double model_row_cost(int row, const struct coll_key *key, const struct cost_call *c,
+                      const struct machine_model *m)
+{
+    const struct algorithm *alg = &registry_table[row];
+    coll_cost_fn model = model_of(row);
+    if (alg->coll != key->coll || !model || !registry_can_run(alg, key, NULL))
+        return COST_UNKNOWN;
+    return model(c, m);
+}
+
+int model_cheapest(const struct coll_key *key, const struct cost_call *c,
+                   const struct machine_model *m, int steps_only, double *cost)
+{
+    double best = COST_UNKNOWN;
+    int row = -1;
+    for (int i = 0; i < registry_count; i++) {
+        if (steps_only && (registry_table[i].restrictions & ALG_NEEDS_NODES))
+            continue;
+        double predicted = model_row_cost(i, key, c, m);
+        if (predicted >= 0 && (best < 0 || predicted < best)) {
+            best = predicted;
+            row = i;
+        }
+    }
+    if (cost)
+        *cost = best;
+    return row;
+}
+
 double model_best_step(const struct cost_call *c, const struct machine_model *m)
 {
     struct coll_key key = step_key(c);
-    double best = COST_UNKNOWN;
-    for (int i = 0; i < registry_count; i++) {
-        const struct algorithm *alg = &registry_table[i];
-        coll_cost_fn model = model_of(i);
-        if (alg->coll != c->coll || !model || (alg->restrictions & ALG_NEEDS_NODES) ||
-            !registry_can_run(alg, &key, NULL))
-            continue;
-        double cost = model(c, m);
-        if (cost >= 0 && (best < 0 || cost < best))
-            best = cost;
-    }
+    double best;
+    model_cheapest(&key, c, m, 1, &best);
     return best;
 }
 

@@ -169,6 +169,16 @@ double model_steps(const struct cost_call *c, const struct machine_model *m,
  * algorithm is predicted to take. COST_UNKNOWN if none. */
 double model_best_step(const struct cost_call *c, const struct machine_model *m);
 
+/* Row `row`'s predicted cost for key on call c, or COST_UNKNOWN (another
+ * collective's row, no model, or it cannot run key). */
+double model_row_cost(int row, const struct coll_key *key, const struct cost_call *c,
+                      const struct machine_model *m);
+/* The registry row of collective key->coll that runs key and is predicted
+ * cheapest on call c, or -1; its cost in *cost (if not NULL), else
+ * COST_UNKNOWN. steps_only: leave out the node-aware rows, as for a step. */
+int model_cheapest(const struct coll_key *key, const struct cost_call *c,
+                   const struct machine_model *m, int steps_only, double *cost);
+
 /* ceil(log_radix x) for x >= 1; 0 for x <= 1. */
 int model_log(int radix, int x);
 /* The largest power of two <= x (x >= 1). */

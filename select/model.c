@@ -58,37 +58,18 @@ static int model_covers(const struct coll_key *key)
            (key->bytes > 0 || key->coll == COLL_barrier);
 }
 
-/* The predicted cost of row i for key, or COST_UNKNOWN. */
-static double row_cost(int i, const struct coll_key *key, const struct cost_call *c)
-{
-    const struct algorithm *alg = &registry_table[i];
-    coll_cost_fn cost = model_of(i);
-    if (alg->coll != key->coll || !cost || !registry_can_run(alg, key, NULL))
-        return COST_UNKNOWN;
-    return cost(c, &model);
-}
-
 double select_model_cost(int alg, const struct coll_key *key)
 {
     struct cost_call c = cost_call_of(key);
-    return model_covers(key) ? row_cost(alg, key, &c) : COST_UNKNOWN;
+    return model_covers(key) ? model_row_cost(alg, key, &c, &model) : COST_UNKNOWN;
 }
 
 /* The row of least predicted cost for key, or -1. */
 static int cheapest_row(const struct coll_key *key)
 {
     struct cost_call c = cost_call_of(key);
-    double best = COST_UNKNOWN;
-    int alg = -1;
     __atomic_fetch_add(&evaluations, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < registry_count; i++) {
-        double cost = row_cost(i, key, &c);
-        if (cost >= 0 && (best < 0 || cost < best)) {
-            best = cost;
-            alg = i;
-        }
-    }
-    return alg;
+    return model_cheapest(key, &c, &model, 0, NULL);
 }
 
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
@@ -120,7 +101,7 @@ void select_model_explain(const struct coll_key *key, char *buf, size_t len)
     struct cost_call c = cost_call_of(key);
     used += (size_t)snprintf(buf, len, "model, predicted us:");
     for (int i = 0; i < registry_count && used < len; i++) {
-        double cost = row_cost(i, key, &c);
+        double cost = model_row_cost(i, key, &c, &model);
         if (cost >= 0)
             used += (size_t)snprintf(buf + used, len - used, " %s %.1f", registry_table[i].name,
                                      cost * 1e6);
