@@ -40,8 +40,8 @@ START_TEST(blocks_at_int_max)
     for (int p = 1; p <= 64; p++) {
         int next = 0;
         for (int i = 0; i < p; i++) {
-            unit_expect(pattern_block_offset(INT_MAX, p, i) == next, "p=%d i=%d: %d, not %d", p, i,
-                        pattern_block_offset(INT_MAX, p, i), next);
+            unit_expect(pattern_block_offset(INT_MAX, p, i) == next, "p=%d i=%d: %lld, not %d", p, i,
+                        (long long)pattern_block_offset(INT_MAX, p, i), next);
             next += pattern_block_count(INT_MAX, p, i);
         }
         unit_expect(next == INT_MAX && pattern_block_offset(INT_MAX, p, p) == INT_MAX,

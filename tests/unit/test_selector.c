@@ -91,8 +91,9 @@ END_TEST
 /* A restricted algorithm that cannot run is skipped for the next rule. */
 START_TEST(restrictions_walk_on)
 {
-    const struct algorithm fake = {COLL_allreduce, "fake", NULL,
-                                   ALG_NEEDS_COMMUTATIVE | ALG_NEEDS_POW2, "", ""};
+    const struct algorithm fake = {.coll = COLL_allreduce, .name = "fake",
+                                   .restrictions = ALG_NEEDS_COMMUTATIVE | ALG_NEEDS_POW2,
+                                   .cost = "", .summary = ""};
     struct coll_key k = key(COLL_allreduce, 4, 8, 2, 1);
     const char *why = NULL;
     ck_assert_int_eq(registry_can_run(&fake, &k, &why), 1);
