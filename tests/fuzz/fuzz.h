@@ -176,6 +176,7 @@ int vendor_misplaces(const struct fcase *c, const struct fcomm *fc);
 int vendor_refuses_bottom(const struct fcase *c, const struct fcomm *fc, int is_send);
 int vendor_crashes_on_bottom(const struct fcase *c);
 int vendor_needs_base_types(int coll, int inter, int in_place);
+int vendor_needs_one_receive_type(int coll);
 int vendor_needs_empty_count(enum kind kind);
 int vendor_breaks_persistent_in_place(const struct fcase *c);
 int vendor_form_unsafe(const struct fcase *c, const struct fcomm *fc, const char *alg);

@@ -168,6 +168,9 @@ static void plan_allgather(struct fcase *c, const struct view *v, struct rng *r,
             ks[g][i] = draw_kind(r);
             kr[g][i] = draw_kind(r);
         }
+    for (int g = 0; g < v->groups && vendor_needs_one_receive_type(c->coll); g++)
+        for (int i = 1; i < v->n[g]; i++)
+            kr[g][i] = kr[g][0];
     for (int gs = 0; gs < v->groups; gs++) {
         int gr = peer(v, gs), L = 1;
         for (int q = 0; q < v->n[gr]; q++)

@@ -64,6 +64,18 @@ int vendor_needs_base_types(int coll, int inter, int in_place)
     return coll == F_ALLGATHERV || (inter && (coll == F_SCATTERV || coll == F_GATHERV));
 }
 
+/* MPICH 4.0.2's allgatherv hangs, blocking or not and with collshim
+ * disabled, where the ranks receive in types of different sizes and the
+ * call is long enough for its ring: that ring cuts each block into pieces
+ * of 32 KiB counted in the receiver's own type (MPIR_CVAR_ALLGATHERV_
+ * PIPELINE_MSG_SIZE), so two ranks cut the same block differently and
+ * their messages do not match. 3 ranks, 3903 vectors of 2 long doubles
+ * against 7806 long doubles on the third rank: a hang; the same in
+ * doubles, 62 KB, which its Bruck algorithm carries: none (collfuzz seed
+ * 12 case 685, seed 15 case 1092, seed 1795918665 case 801). There every
+ * rank of a group receives in one type. */
+int vendor_needs_one_receive_type(int coll) { return !vendor_is_openmpi() && coll == F_ALLGATHERV; }
+
 /* Open MPI 4.1.4 decides by counts, not bytes, whether a message flows:
  * its reduce root waits for ranks that send nothing when the datatype has
  * no data and the count is not 0 (a hang; the same for gatherv, which is
