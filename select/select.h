@@ -58,7 +58,8 @@ unsigned long select_tables_generation(void);
 /* ---- model.c: the machine model's choice ---- */
 struct machine_model;
 /* Hand the model over (the shim, once, in MPI_Init); everywhere: it
- * covers calls with several ranks per node too (COLLSHIM_MODEL=1). */
+ * covers calls with several ranks per node too (COLLSHIM_MODEL=1, or auto
+ * where no node has more ranks than cores). */
 void select_model_set(const struct machine_model *m, int everywhere);
 /* 1 and the cheapest modelled algorithm that can run key, where the model
  * covers it (a valid model; an intracommunicator that spans nodes, with one

@@ -20,7 +20,7 @@ const struct setting settings_table[] = {
      "table", 0},
     {"COLLSHIM_MODEL", TEXT(model), "`0`, `1` or `auto`", "`auto`",
      "the machine model chooses where no table rule does: `auto` for calls across nodes "
-     "with one rank on each, `1` for all calls across nodes, `0` never "
+     "where no node has more ranks than cores, `1` for all calls across nodes, `0` never "
      "([doc/model.md](doc/model.md))", 0},
     {"COLLSHIM_MACHINE", TEXT(machine), "path", "measured in `MPI_Init`",
      "read the machine model from this file; if it cannot be read, measure it and rank 0 "

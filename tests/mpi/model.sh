@@ -6,7 +6,8 @@
 #   report gives its figures and start-up cost;
 # - a rule of COLLSHIM_TUNE or of a table file overrides it;
 # - COLLSHIM_MODEL=0 leaves every call to the tables; with several ranks
-#   per node the model is used only under COLLSHIM_MODEL=1;
+#   per node the model is used unless a node has more ranks than cores,
+#   and there under COLLSHIM_MODEL=1;
 # - COLLSHIM_MACHINE writes the measured model to a file that can be read,
 #   the next job reads it instead of measuring, and a file that is not a
 #   model is refused with a line that says why (then the model is measured);
@@ -50,16 +51,22 @@ expect "COLLSHIM_MODEL=0: the model chooses nothing" bash -c "! grep -q '(model)
 expect "COLLSHIM_MODEL=0: the report says there is no model" \
     grep -q "^# machine model: none (COLLSHIM_MODEL=0)" "$dir/model-off.txt"
 
-# Several ranks per node: out of the box the model is not measured (the
-# built-in rules were measured to beat it there); COLLSHIM_MODEL=1 asks it.
+# Several ranks per node: out of the box the model is measured and asked
+# where no node has more ranks than cores (COLLSHIM_CORES says how many a
+# node has), and not on an oversubscribed node, where the built-in rules
+# were measured to beat it; there COLLSHIM_MODEL=1 asks it.
 four=(LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:2 COLLSHIM_VERBOSE=1)
-mpi_run 4 "${four[@]}" COLLSHIM_REPORT="$dir/model-2x2.txt" -- "$prog" >"$log" 2>&1
-expect "2 nodes of 2: right results" grep -q "plain_c: ok (np=4)" "$log"
-expect "2 nodes of 2: the model chooses nothing out of the box" bash -c "! grep -q '(model)' '$log'"
-expect "2 nodes of 2: the report says why there is no model" \
-    grep -q "^# machine model: none (several ranks per node; COLLSHIM_MODEL=1" "$dir/model-2x2.txt"
-mpi_run 4 "${four[@]}" COLLSHIM_MODEL=1 -- "$prog" >"$log" 2>&1
-expect "2 nodes of 2, COLLSHIM_MODEL=1: the model chooses allreduce" \
+mpi_run 4 "${four[@]}" COLLSHIM_CORES=4 -- "$prog" >"$log" 2>&1
+expect "2 nodes of 2, 4 cores: right results" grep -q "plain_c: ok (np=4)" "$log"
+expect "2 nodes of 2, 4 cores: the model chooses allreduce out of the box" \
+    grep -Eq "collshim: allreduce np=4 bytes=.* nodes=2 ppn=2 .*-> [a-z_]+ \(model\)" "$log"
+mpi_run 4 "${four[@]}" COLLSHIM_CORES=1 COLLSHIM_REPORT="$dir/model-2x2.txt" -- "$prog" >"$log" 2>&1
+expect "2 nodes of 2, 1 core: right results" grep -q "plain_c: ok (np=4)" "$log"
+expect "2 nodes of 2, 1 core: the model chooses nothing out of the box" bash -c "! grep -q '(model)' '$log'"
+expect "2 nodes of 2, 1 core: the report says why there is no model" \
+    grep -q "^# machine model: none (several ranks per node, more than cores; COLLSHIM_MODEL=1" "$dir/model-2x2.txt"
+mpi_run 4 "${four[@]}" COLLSHIM_CORES=1 COLLSHIM_MODEL=1 -- "$prog" >"$log" 2>&1
+expect "2 nodes of 2, 1 core, COLLSHIM_MODEL=1: the model chooses allreduce" \
     grep -Eq "collshim: allreduce np=4 bytes=.* nodes=2 ppn=2 .*-> [a-z_]+ \(model\)" "$log"
 
 file="$dir/model-machine.txt"
@@ -87,10 +94,10 @@ mpi_run 3 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:3 COLLSHIM_MACHINE="$fi
 expect "three nodes: right results" grep -q "plain_c: ok (np=3)" "$log"
 expect "three nodes: overhead_lone is measured, not the overhead" \
     [ -n "$(field overhead_lone)" -a "$(field overhead_lone)" != "$(field overhead)" ]
-# Several ranks per node: a file asked for is measured and written, and the
-# model still chooses nothing for those calls out of the box.
+# Several ranks per node, more than cores: a file asked for is measured and
+# written, and the model still chooses nothing for those calls out of the box.
 rm -f "$file"
-mpi_run 4 "${four[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+mpi_run 4 "${four[@]}" COLLSHIM_CORES=1 COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE at 2 nodes of 2: the model is written" \
     bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead(_lone)? ' '$file') = 8 ]"
 expect "COLLSHIM_MACHINE at 2 nodes of 2: the model chooses nothing out of the box" \
