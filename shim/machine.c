@@ -3,7 +3,9 @@
  * names, and handed to the selection (select/model.c).
  *
  * The measurement runs only when the job spans two nodes or more (inside
- * one node the tables choose: doc/model.md). Every rank takes part at
+ * one node the tables choose: doc/model.md); out of the box, on nodes of
+ * several ranks, it stops after the intra phase where those ranks wait
+ * for CPUs (CPU_WAIT_ALPHA). Every rank takes part at
  * once, so that what is measured is what a collective's rounds see:
  * - inside the nodes, ranks 2i and 2i+1 of each node swap 8 bytes and
  *   64 KiB (alpha_intra, beta_intra);
@@ -43,6 +45,7 @@
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
 static const char *machine_origin = "none";
+static const char *why_none = "the job runs on one node"; /* when there is no model */
 
 /* The model's fields, in files and in the report: one table. */
 static const struct {
@@ -221,7 +224,7 @@ static void measure_fan(const struct partners *who, char *buf, struct machine_mo
 
 /* This rank's own measurements into mine; a field it does not measure
  * stays negative. */
-static void measure_mine(const struct partners *who, char *buf, struct machine_model *mine)
+static void measure_intra(const struct partners *who, char *buf, struct machine_model *mine)
 {
     double pair[2];
     if (who->intra >= 0) {
@@ -230,6 +233,11 @@ static void measure_mine(const struct partners *who, char *buf, struct machine_m
     }
     if (who->shared_nodes) /* the intra phase's traffic ends before the inter one's */
         vendor.barrier(MPI_COMM_WORLD);
+}
+
+static void measure_across(const struct partners *who, char *buf, struct machine_model *mine)
+{
+    double pair[2];
     if (who->inter >= 0) {
         measure_pair(who->inter, buf, INTER_BYTES, 3, pair);
         mine->alpha_inter = pair[0], mine->beta_inter = pair[1] / who->senders;
@@ -247,12 +255,13 @@ static void measure_mine(const struct partners *who, char *buf, struct machine_m
  * values of rank r at all[r * MACHINE_FIELDS + i]), or -1. The median, not
  * the mean: one rank descheduled in its swaps does not move the model.
  * Every rank holds the same values and chooses alike. */
-static double median_over_ranks(const double *all, int size, int i, double *scratch)
+static double median_over_ranks(const double *all, int size, int stride, int i,
+                                double *scratch)
 {
     int n = 0;
     for (int r = 0; r < size; r++)
-        if (all[(size_t)r * MACHINE_FIELDS + i] >= 0)
-            scratch[n++] = all[(size_t)r * MACHINE_FIELDS + i];
+        if (all[(size_t)r * stride + i] >= 0)
+            scratch[n++] = all[(size_t)r * stride + i];
     return n ? median_of(scratch, n) : -1;
 }
 
@@ -263,7 +272,7 @@ static void agree(const double *all, int size, double *scratch)
 {
     struct machine_model agreed = {0};
     for (int i = 0; i < MACHINE_FIELDS; i++)
-        *field(&agreed, i) = median_over_ranks(all, size, i, scratch);
+        *field(&agreed, i) = median_over_ranks(all, size, MACHINE_FIELDS, i, scratch);
     if (agreed.alpha_inter < 0)
         return;
     machine = agreed;
@@ -274,7 +283,52 @@ static void agree(const double *all, int size, double *scratch)
     machine.valid = 1;
 }
 
-static int measure(const struct node_layout *L, int rank, int size)
+/* Above this, an 8-byte swap inside a node means the node's ranks wait
+ * for a CPU between messages (shared memory takes 0.2-2 us; at 4 x 2 on
+ * the virtual cluster, 8 ranks on 2 cores, 125 us): the measurement then
+ * says more about the scheduler than about the network, and the model
+ * chose worse than the built-in rules there (results/model.md). */
+#define CPU_WAIT_ALPHA 10e-6
+static char why_waiting[128];
+
+/* Whether the ranks of the nodes wait for CPUs: the median over ranks of
+ * their alpha_intra (all: size + size doubles of scratch), the same on
+ * every rank. */
+static int nodes_wait_for_cpus(double alpha_intra, double *all, int rank, int size, int *err)
+{
+    all[rank] = alpha_intra;
+    *err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, MPI_DOUBLE,
+                            MPI_COMM_WORLD);
+    double agreed = *err ? -1 : median_over_ranks(all, size, 1, 0, all + size);
+    if (agreed <= CPU_WAIT_ALPHA)
+        return 0;
+    snprintf(why_waiting, sizeof why_waiting,
+             "a node's ranks wait for CPUs: alpha_intra %.0f us, above %.0f; "
+             "COLLSHIM_MODEL=1 measures it there too", agreed * 1e6, CPU_WAIT_ALPHA * 1e6);
+    why_none = why_waiting;
+    return 1;
+}
+
+/* This rank's measurements across nodes, every rank's gathered in all
+ * (size rows of MACHINE_FIELDS, then a scratch column), agreed into the
+ * model. */
+static int measure_and_agree(const struct partners *who, char *buf, struct machine_model *mine,
+                             double *all, int rank, int size)
+{
+    measure_across(who, buf, mine);
+    for (int i = 0; i < MACHINE_FIELDS; i++)
+        all[(size_t)rank * MACHINE_FIELDS + i] = *field(mine, i);
+    int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, MACHINE_FIELDS,
+                               MPI_DOUBLE, MPI_COMM_WORLD);
+    if (!err)
+        agree(all, size, all + (size_t)size * MACHINE_FIELDS);
+    return err;
+}
+
+/* The model measured and agreed on (machine.valid), unless check_cpus
+ * and the nodes' ranks wait for CPUs, where it stops after the intra
+ * phase. */
+static int measure(const struct node_layout *L, int rank, int size, int check_cpus)
 {
     struct partners who = find_partners(L, rank);
     struct machine_model mine = {0};
@@ -284,13 +338,10 @@ static int measure(const struct node_layout *L, int rank, int size)
     if (buf && all) {
         for (int i = 0; i < MACHINE_FIELDS; i++)
             *field(&mine, i) = -1;
-        measure_mine(&who, buf, &mine);
-        for (int i = 0; i < MACHINE_FIELDS; i++)
-            all[(size_t)rank * MACHINE_FIELDS + i] = *field(&mine, i);
-        err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, MACHINE_FIELDS,
-                               MPI_DOUBLE, MPI_COMM_WORLD);
-        if (!err)
-            agree(all, size, all + (size_t)size * MACHINE_FIELDS);
+        measure_intra(&who, buf, &mine);
+        err = MPI_SUCCESS;
+        if (!check_cpus || !nodes_wait_for_cpus(mine.alpha_intra, all, rank, size, &err))
+            err = err ? err : measure_and_agree(&who, buf, &mine, all, rank, size);
     }
     free(buf);
     free(all);
@@ -371,7 +422,6 @@ static int load_shared(const char *path, int rank)
  * oversubscription, beat the model (results/model.md). */
 enum model_mode { MODEL_OFF, MODEL_AUTO, MODEL_EVERYWHERE };
 static enum model_mode model_mode = MODEL_AUTO;
-static const char *why_none = "the job runs on one node";
 
 static enum model_mode mode_of(const char *value, int rank)
 {
@@ -423,7 +473,9 @@ int machine_init(int rank, int size)
     else if (spread == 1 && !model_for_shared_nodes() && !path)
         why_none = "several ranks per node, more than cores; COLLSHIM_MODEL=1 measures it there too";
     else if (spread) {
-        err = measure(world, rank, size);
+        /* several ranks per node, out of the box: not where they wait for CPUs */
+        int check_cpus = spread == 1 && model_mode == MODEL_AUTO && !path;
+        err = measure(world, rank, size, check_cpus);
         startup_seconds = PMPI_Wtime() - start;
         machine_origin = "measured in MPI_Init";
         if (!err && machine.valid && path && rank == 0)
