@@ -235,6 +235,8 @@ static void measure_intra(const struct partners *who, char *buf, struct machine_
         vendor.barrier(MPI_COMM_WORLD);
 }
 
+/* The same, across nodes: the paired nodes' swaps and burst, the lone
+ * swap, rank 0's fan; and gamma. */
 static void measure_across(const struct partners *who, char *buf, struct machine_model *mine)
 {
     double pair[2];
@@ -340,8 +342,9 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
             *field(&mine, i) = -1;
         measure_intra(&who, buf, &mine);
         err = MPI_SUCCESS;
-        if (!check_cpus || !nodes_wait_for_cpus(mine.alpha_intra, all, rank, size, &err))
-            err = err ? err : measure_and_agree(&who, buf, &mine, all, rank, size);
+        int waiting = check_cpus && nodes_wait_for_cpus(mine.alpha_intra, all, rank, size, &err);
+        if (!err && !waiting)
+            err = measure_and_agree(&who, buf, &mine, all, rank, size);
     }
     free(buf);
     free(all);
@@ -437,11 +440,13 @@ static enum model_mode mode_of(const char *value, int rank)
 
 /* Whether the model measures and chooses for calls with several ranks
  * per node: under COLLSHIM_MODEL=1, and under auto where no node is
- * oversubscribed. */
+ * oversubscribed and, once measured or read, a node's ranks do not wait
+ * for CPUs. */
 static int model_for_shared_nodes(void)
 {
     return model_mode == MODEL_EVERYWHERE ||
-           (model_mode == MODEL_AUTO && layout_ranks_per_core() == 1);
+           (model_mode == MODEL_AUTO && layout_ranks_per_core() == 1 &&
+            machine.alpha_intra <= CPU_WAIT_ALPHA);
 }
 
 /* 2: the job spans nodes with one rank on each; 1: nodes with several;
