@@ -98,17 +98,25 @@ double model_reduce(const struct machine_model *m, double bytes) { return bytes 
 
 double model_copy(const struct machine_model *m, double bytes) { return bytes * m->gamma; }
 
-/* The segment size of c: its own, else the algorithm's default seg. */
-static double segment_bytes(const struct cost_call *c, double seg)
+double model_segment_bytes(const struct cost_call *c, double seg)
 {
     return c->seg > 0 ? c->seg : seg;
+}
+
+double model_pipeline_step(const struct machine_model *m, double round, double seg,
+                           int messages, int across)
+{
+    if (!across || seg > m->eager_inter)
+        return round;
+    double streamed = messages * (seg * m->beta_inter + m->overhead);
+    return streamed < round ? streamed : round;
 }
 
 double model_segments(const struct cost_call *c, int64_t elements, double seg,
                       int max_segments)
 {
     double size = c->count > 0 ? c->bytes / (double)c->count : 1;
-    seg = segment_bytes(c, seg);
+    seg = model_segment_bytes(c, seg);
     if (seg <= 0 || elements <= 0)
         return 1;
     int64_t per_segment = (int64_t)(seg / size);
@@ -125,12 +133,12 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
         return 0;
     int depth = model_log(2, model_pow2_floor(c->p)), children = c->p > 2 ? 2 : 1;
     double segments = model_segments(c, c->count, seg, 0);
-    seg = segment_bytes(c, seg);
+    seg = model_segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
     double round = model_tree(c, m, seg, c->p / 2, children);
-    if (reduces)
-        round += children * model_reduce(m, seg);
-    return (depth + segments - 1) * round;
+    double step = model_pipeline_step(m, round, seg, children, pair_crosses(c, c->p / 2));
+    double folds = reduces ? children * model_reduce(m, seg) : 0;
+    return depth * (round + folds) + (segments - 1) * (step + folds);
 }
 
 double model_fold(const struct cost_call *c, const struct machine_model *m, double in,

@@ -36,6 +36,9 @@ struct machine_model {
                              or receives from ranks of other nodes while most
                              ranks wait (a flat tree's root) */
     double gamma;       /* per byte reduced (MPI_SUM of doubles) */
+    double eager_inter; /* bytes: the largest message the MPI sends between
+                           nodes without waiting for its receive (eagerly);
+                           0: not known */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
 };
@@ -116,6 +119,20 @@ double model_copy(const struct machine_model *m, double bytes);
  * larger where there would be more than max_segments (0: no bound). */
 double model_segments(const struct cost_call *c, int64_t elements, double seg,
                       int max_segments);
+
+/* The segment size of a call of a segmented algorithm: c->seg, else the
+ * algorithm's default `seg`. */
+double model_segment_bytes(const struct cost_call *c, double seg);
+
+/* What a pipeline's further segment adds once the pipe is full, in a
+ * round that costs `round` (its reductions aside) and in which a rank
+ * sends `messages` segments of `seg` bytes, between nodes if `across`:
+ * the round itself, unless the MPI sends such segments eagerly between
+ * nodes (seg <= eager_inter), where a segment's latency passes while the
+ * one before it is on the link, so only the link's bytes and a
+ * per-message overhead remain (Traff's pipelined trees, in steady state). */
+double model_pipeline_step(const struct machine_model *m, double round, double seg,
+                           int messages, int across);
 
 /* A binary tree pipelined in segments of c->seg bytes (0: `seg`): floor(lg p)
  * levels to fill, then a round a further segment, a round a parent's two

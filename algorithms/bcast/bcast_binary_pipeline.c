@@ -17,7 +17,9 @@
  * moves too much: the fill is only lg p deep.
  *
  * Cost = 2 (floor(lg p) + n/s - 1) (alpha + s beta), s = segment bytes
- *        (a->params.seg, default 64 KiB)
+ *        (a->params.seg, default 64 KiB); where the MPI sends segments
+ *        eagerly between nodes, a further segment costs 2 (s beta + o),
+ *        o the per-message overhead (model_pipeline_step)
  * Non-power-of-two p: the heap tree is cut at p, so its last level is
  * partly filled; nothing else changes. */
 #include "algorithms/common/bcast_bytes.h"

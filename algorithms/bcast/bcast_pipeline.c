@@ -15,7 +15,9 @@
  * each link carries the message once.
  *
  * Cost = (p - 2 + n/s) (alpha + s beta), s = segment bytes
- *        (a->params.seg, default 64 KiB)
+ *        (a->params.seg, default 64 KiB); where the MPI sends segments
+ *        eagerly between nodes, (p - 1) (alpha + s beta) + (n/s - 1) (s beta + o),
+ *        o the per-message overhead
  * Non-power-of-two p: nothing special, a chain has any length. */
 #include "algorithms/common/bcast_bytes.h"
 #include "algorithms/patterns/bcast_pattern.h"
@@ -24,16 +26,18 @@
 
 #include <math.h>
 
-/* p - 1 hops to fill the chain, then one round a further segment. */
+/* p - 1 hops to fill the chain, then a hop a further segment (one that
+ * hides its latency where the MPI sends segments eagerly). */
 double bcast_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_BCAST_PIPELINE;
+    double seg = model_segment_bytes(c, SEG_DEFAULT_BCAST_PIPELINE);
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
     double segments = ceil(c->bytes / seg);
     if (seg > c->bytes)
         seg = c->bytes;
-    return (c->p - 1 + segments - 1) * model_shift(c, m, seg, 1);
+    double hop = model_shift(c, m, seg, 1);
+    return (c->p - 1) * hop + (segments - 1) * model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1));
 }
 
 int bcast_pipeline(const struct coll_args *a)

@@ -21,7 +21,9 @@
  *
  * Cost = 2 (floor(lg p) + s - 1) (alpha + m beta + m gamma), s = ceil(n/m)
  *        (a node folds two children per segment; three at a root r > 0
- *         with a non-commutative op)
+ *         with a non-commutative op); where the MPI sends segments
+ *        eagerly between nodes, a further segment costs 2 (m beta + o +
+ *        m gamma), o the per-message overhead (model_pipeline_step)
  * Wins for large n at moderate p: lg p fill steps instead of the chain's
  * p - 2, at twice the per-segment work of the chain (Traff; Sanders,
  * Speck & Traff 2009 on pipelined binary trees). */

@@ -15,7 +15,11 @@
  * ranks 0..r-1 chain down to rank 0, which feeds the root as a second
  * stream folded on the left. Any p works; no power-of-two assumption.
  *
- * Cost = (p + s - 2) (alpha + m beta + m gamma), s = ceil(n/m)
+ * Cost = (p + s - 2) (alpha + m beta + m gamma), s = ceil(n/m);
+ *        where the MPI sends segments of m bytes eagerly between nodes,
+ *        (p - 1) (alpha + m beta + m gamma) + (s - 1) (m beta + o + m gamma),
+ *        o the per-message overhead: a segment's latency passes while the
+ *        one before it is on the link
  *        (non-commutative op at a root r > 0: the root folds two streams,
  *         about (max(r, p-1-r) + 2s) (alpha + m beta + m gamma))
  * Wins for large n at small p (Traff's pipelined trees): every link and
@@ -27,17 +31,19 @@
 
 #include <math.h>
 
-/* p - 1 hops to fill the chain, then one round a further segment: a hop
- * and a fold of one segment. */
+/* p - 1 hops to fill the chain, then a further segment a hop and a fold
+ * (a hop that hides its latency where the MPI sends segments eagerly). */
 double reduce_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    double seg = c->seg > 0 ? c->seg : SEG_DEFAULT_REDUCE_PIPELINE;
+    double seg = model_segment_bytes(c, SEG_DEFAULT_REDUCE_PIPELINE);
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
     double segments = ceil(c->bytes / seg);
     if (seg > c->bytes)
         seg = c->bytes;
-    return (c->p - 1 + segments - 1) * (model_shift(c, m, seg, 1) + model_reduce(m, seg));
+    double hop = model_shift(c, m, seg, 1), fold = model_reduce(m, seg);
+    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1));
+    return (c->p - 1) * (hop + fold) + (segments - 1) * (step + fold);
 }
 
 int reduce_pipeline(const struct coll_args *a)
