@@ -22,7 +22,9 @@
  * Each swap is timed alone and a rank keeps the median of its swaps; one
  * allgather then gives every rank every rank's values, and each field is
  * their median, the same on every rank, so all ranks choose alike. A
- * warm-up swap first opens the connections. */
+ * warm-up swap first opens the connections. The eager limit between
+ * nodes is not measured but read from the MPI's tools interface (MPI_T),
+ * where it says (eager_sources). */
 #include "shim/shim.h"
 #include "algorithms/model.h"
 #include "algorithms/compose/node.h"
@@ -52,19 +54,22 @@ static const struct {
     const char *name;
     size_t offset;
     const char *meaning;
+    int optional; /* 1: a file may leave it out (0) */
 } machine_fields[] = {
-    {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node"},
-    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node"},
-    {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes"},
+    {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node", 0},
+    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node", 0},
+    {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes", 0},
     {"alpha_lone", offsetof(struct machine_model, alpha_lone),
-     "s per message between nodes while the other ranks wait"},
+     "s per message between nodes while the other ranks wait", 0},
     {"beta_inter", offsetof(struct machine_model, beta_inter),
-     "s per byte through a node's link, one sender"},
+     "s per byte through a node's link, one sender", 0},
     {"overhead", offsetof(struct machine_model, overhead),
-     "s per extra message of a rank in a round"},
+     "s per extra message of a rank in a round", 0},
     {"overhead_lone", offsetof(struct machine_model, overhead_lone),
-     "s per extra message of a root reaching other nodes while the others wait"},
-    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)"},
+     "s per extra message of a root reaching other nodes while the others wait", 0},
+    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0},
+    {"eager_inter", offsetof(struct machine_model, eager_inter),
+     "bytes: the largest message sent eagerly between nodes (0: not known)", 1},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -72,6 +77,84 @@ static double *field(struct machine_model *m, int i)
 {
     return (double *)((char *)m + machine_fields[i].offset);
 }
+
+/* ---- what the MPI says ---- */
+
+#ifndef COLLSHIM_SMPI
+/* Where an MPI's tools interface names its eager limit between nodes: the
+ * control variable, a variable whose presence means another transport may
+ * carry the messages (the limit then says nothing), and the bytes of the
+ * MPI's header that count in the limit. MPICH over UCX and SMPI name none. */
+static const struct {
+    const char *limit, *unless;
+    int header;
+} eager_sources[] = {
+    /* Open MPI's ob1 over TCP; its UCX pml, when opened, may carry them */
+    {"btl_tcp_eager_limit", "pml_ucx_priority", 64},
+};
+
+/* The value of size-typed control variable `name`, or -1. */
+static double cvar_size(const char *name)
+{
+    double value = -1;
+    int index, count;
+    char name_again[128], description[8];
+    int name_length = (int)sizeof name_again, description_length = (int)sizeof description;
+    int verbosity, bind, scope;
+    MPI_Datatype type;
+    MPI_T_enum enumtype;
+    MPI_T_cvar_handle handle;
+    if (MPI_T_cvar_get_index(name, &index) != MPI_SUCCESS ||
+        MPI_T_cvar_get_info(index, name_again, &name_length, &verbosity, &type, &enumtype,
+                            description, &description_length, &bind, &scope) != MPI_SUCCESS ||
+        bind != MPI_T_BIND_NO_OBJECT)
+        return -1;
+    if (MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) != MPI_SUCCESS)
+        return -1;
+    if (count == 1 && type == MPI_UNSIGNED_LONG) {
+        unsigned long read = 0;
+        if (MPI_T_cvar_read(handle, &read) == MPI_SUCCESS)
+            value = (double)read;
+    } else if (count == 1 && type == MPI_UNSIGNED_LONG_LONG) {
+        unsigned long long read = 0;
+        if (MPI_T_cvar_read(handle, &read) == MPI_SUCCESS)
+            value = (double)read;
+    } else if (count == 1 && type == MPI_INT) {
+        int read = 0;
+        if (MPI_T_cvar_read(handle, &read) == MPI_SUCCESS)
+            value = read;
+    }
+    MPI_T_cvar_handle_free(&handle);
+    return value;
+}
+
+/* Whether control variable `name` exists. */
+static int cvar_exists(const char *name)
+{
+    int index;
+    return MPI_T_cvar_get_index(name, &index) == MPI_SUCCESS;
+}
+
+/* The largest message, in bytes, the MPI sends between nodes without
+ * waiting for its receive, where its tools interface says; else 0. */
+static double eager_limit_between_nodes(void)
+{
+    double limit = 0;
+    int provided;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < sizeof eager_sources / sizeof eager_sources[0] && limit <= 0; i++) {
+        double value = cvar_size(eager_sources[i].limit);
+        if (value > eager_sources[i].header && !cvar_exists(eager_sources[i].unless))
+            limit = value - eager_sources[i].header;
+    }
+    MPI_T_finalize();
+    return limit;
+}
+#else
+/* SimGrid's SMPI has no tools interface. */
+static double eager_limit_between_nodes(void) { return 0; }
+#endif
 
 /* ---- the measurement ---- */
 
@@ -251,6 +334,7 @@ static void measure_across(const struct partners *who, char *buf, struct machine
         mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 3);
     measure_fan(who, buf, mine);
     mine->gamma = measure_gamma(buf);
+    mine->eager_inter = eager_limit_between_nodes();
 }
 
 /* Field i of the model: the median over the ranks that measured it (all
@@ -367,7 +451,7 @@ static int machine_read(const char *path, struct machine_model *m, char *why, si
             continue;
         int i = 0;
         if (sscanf(line, "%63s %lf", name, &value) != 2 || value < 0) {
-            snprintf(why, len, "\"%.40s\" is not a name and a time", line);
+            snprintf(why, len, "\"%.40s\" is not a name and a value", line);
             break;
         }
         while (i < MACHINE_FIELDS && strcmp(machine_fields[i].name, name))
@@ -380,8 +464,9 @@ static int machine_read(const char *path, struct machine_model *m, char *why, si
         seen |= 1 << i;
     }
     fclose(f);
-    if (seen != (1 << MACHINE_FIELDS) - 1 && !why[0])
-        snprintf(why, len, "it lacks a field");
+    for (int i = 0; i < MACHINE_FIELDS && !why[0]; i++)
+        if (!(seen & 1 << i) && !machine_fields[i].optional)
+            snprintf(why, len, "it lacks %s", machine_fields[i].name);
     return why[0] ? -1 : 0;
 }
 
@@ -407,6 +492,7 @@ static int load_shared(const char *path, int rank)
     struct { struct machine_model m; int ok; } got = {{0}, 0};
     char why[128] = "";
     if (rank == 0) {
+        got.m.eager_inter = eager_limit_between_nodes(); /* unless the file says */
         got.ok = machine_read(path, &got.m, why, sizeof why) == 0;
         if (!got.ok && strcmp(why, "cannot read it"))
             fprintf(stderr, "collshim: COLLSHIM_MACHINE=%s: %s; the model is measured\n", path, why);
@@ -500,8 +586,9 @@ int machine_describe(char *buf, size_t len)
     if (!machine.valid)
         return -1;
     for (int i = 0; i < MACHINE_FIELDS && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s %.3g", i ? " " : "",
-                                 machine_fields[i].name, *field(&machine, i));
+        used += (size_t)snprintf(buf + used, len - used,
+                                 *field(&machine, i) >= 1 ? "%s%s %.0f" : "%s%s %.3g",
+                                 i ? " " : "", machine_fields[i].name, *field(&machine, i));
     if (used < len)
         used += (size_t)snprintf(buf + used, len - used, " (%s", machine_origin);
     if (used < len && startup_seconds > 0)

@@ -12,6 +12,7 @@
 #   the next job reads it instead of measuring, and a file that is not a
 #   model is refused with a line that says why (then the model is measured);
 #   on three one-rank nodes rank 0 measures a flat tree root's overhead.
+# - the eager limit between nodes is the MPI's (MPI_T) or the file's.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 dir="$TOP_BUILDDIR/tests/mpi"
 log=$(mktemp)
@@ -29,10 +30,21 @@ expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
     grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
 expect "model: the report gives the measured model and its start-up cost" \
-    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms\)" \
+    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms\)" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
+# The eager limit between nodes is the MPI's, where its tools interface
+# names one (Open MPI's TCP transport, less its header), else 0.
+if [ "$FLAVOUR" = openmpi ]; then
+    mpi_run 2 "${two[@]}" OMPI_MCA_btl_tcp_eager_limit=40000 COLLSHIM_REPORT="$dir/model-eager.txt" \
+        -- "$prog" >"$log" 2>&1
+    expect "model: the report gives Open MPI's TCP eager limit, less its header" \
+        grep -Eq "^# machine model: .* eager_inter 39936 \(" "$dir/model-eager.txt"
+else
+    expect "model: MPICH names no eager limit between nodes: the report gives 0" \
+        grep -Eq "^# machine model: .* eager_inter 0 \(" "$dir/model-report.txt"
+fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_TUNE overrides the model" \
@@ -99,6 +111,14 @@ mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.
 expect "COLLSHIM_MACHINE: the next job reads it" \
     grep -q "^# machine model: .*alpha_inter 1 .*($file)\$" "$dir/model-read.txt"
 expect "COLLSHIM_MACHINE: and still gets right results" grep -q "plain_c: ok (np=2)" "$log"
+sed -i 's/^eager_inter .*/eager_inter 12345/' "$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: its eager limit is read" \
+    grep -q "^# machine model: .*eager_inter 12345 ($file)\$" "$dir/model-read.txt"
+sed -i '/^eager_inter /d' "$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: a file without the eager limit is read (the MPI's stands)" \
+    grep -q "^# machine model: .*alpha_inter 1 .*($file)\$" "$dir/model-read.txt"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
