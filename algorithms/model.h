@@ -36,9 +36,9 @@ struct machine_model {
                              or receives from ranks of other nodes while most
                              ranks wait (a flat tree's root) */
     double gamma;       /* per byte reduced (MPI_SUM of doubles) */
-    double eager_inter; /* bytes: the largest message the MPI sends between
-                           nodes without waiting for its receive (eagerly);
-                           0: not known */
+    double eager_inter; /* bytes: messages up to this size go between nodes
+                           without waiting for their receive (eagerly);
+                           0: none known */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
 };

@@ -22,9 +22,9 @@
  * Each swap is timed alone and a rank keeps the median of its swaps; one
  * allgather then gives every rank every rank's values, and each field is
  * their median, the same on every rank, so all ranks choose alike. A
- * warm-up swap first opens the connections. The eager limit between
- * nodes is not measured but read from the MPI's tools interface (MPI_T),
- * where it says (eager_sources). */
+ * warm-up swap first opens the connections;
+ * - between the paired nodes, whether 32 KiB (reduce's pipeline segment)
+ *   leave before their receive is posted (eager_inter: probe_eager). */
 #include "shim/shim.h"
 #include "algorithms/model.h"
 #include "algorithms/compose/node.h"
@@ -43,6 +43,9 @@
 #define BURST 8 /* messages in flight at once for the overhead */
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
 #define FAN_ROUNDS 3 /* rank 0's fans: a warm-up, then two timed */
+#define EAGER_BYTES (32 * 1024) /* the eager probe's message */
+#define EAGER_PATIENCE 1 /* it waits for its send at most this many times as long
+                            as a message of its size takes to arrive */
 
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
@@ -69,7 +72,7 @@ static const struct {
      "s per extra message of a root reaching other nodes while the others wait", 0},
     {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0},
     {"eager_inter", offsetof(struct machine_model, eager_inter),
-     "bytes: the largest message sent eagerly between nodes (0: not known)", 1},
+     "bytes: messages up to this size go eagerly between nodes (0: none known)", 1},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -77,84 +80,6 @@ static double *field(struct machine_model *m, int i)
 {
     return (double *)((char *)m + machine_fields[i].offset);
 }
-
-/* ---- what the MPI says ---- */
-
-#ifndef COLLSHIM_SMPI
-/* Where an MPI's tools interface names its eager limit between nodes: the
- * control variable, a variable whose presence means another transport may
- * carry the messages (the limit then says nothing), and the bytes of the
- * MPI's header that count in the limit. MPICH over UCX and SMPI name none. */
-static const struct {
-    const char *limit, *unless;
-    int header;
-} eager_sources[] = {
-    /* Open MPI's ob1 over TCP; its UCX pml, when opened, may carry them */
-    {"btl_tcp_eager_limit", "pml_ucx_priority", 64},
-};
-
-/* The value of size-typed control variable `name`, or -1. */
-static double cvar_size(const char *name)
-{
-    double value = -1;
-    int index, count;
-    char name_again[128], description[8];
-    int name_length = (int)sizeof name_again, description_length = (int)sizeof description;
-    int verbosity, bind, scope;
-    MPI_Datatype type;
-    MPI_T_enum enumtype;
-    MPI_T_cvar_handle handle;
-    if (MPI_T_cvar_get_index(name, &index) != MPI_SUCCESS ||
-        MPI_T_cvar_get_info(index, name_again, &name_length, &verbosity, &type, &enumtype,
-                            description, &description_length, &bind, &scope) != MPI_SUCCESS ||
-        bind != MPI_T_BIND_NO_OBJECT)
-        return -1;
-    if (MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) != MPI_SUCCESS)
-        return -1;
-    if (count == 1 && type == MPI_UNSIGNED_LONG) {
-        unsigned long read = 0;
-        if (MPI_T_cvar_read(handle, &read) == MPI_SUCCESS)
-            value = (double)read;
-    } else if (count == 1 && type == MPI_UNSIGNED_LONG_LONG) {
-        unsigned long long read = 0;
-        if (MPI_T_cvar_read(handle, &read) == MPI_SUCCESS)
-            value = (double)read;
-    } else if (count == 1 && type == MPI_INT) {
-        int read = 0;
-        if (MPI_T_cvar_read(handle, &read) == MPI_SUCCESS)
-            value = read;
-    }
-    MPI_T_cvar_handle_free(&handle);
-    return value;
-}
-
-/* Whether control variable `name` exists. */
-static int cvar_exists(const char *name)
-{
-    int index;
-    return MPI_T_cvar_get_index(name, &index) == MPI_SUCCESS;
-}
-
-/* The largest message, in bytes, the MPI sends between nodes without
- * waiting for its receive, where its tools interface says; else 0. */
-static double eager_limit_between_nodes(void)
-{
-    double limit = 0;
-    int provided;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-        return 0;
-    for (size_t i = 0; i < sizeof eager_sources / sizeof eager_sources[0] && limit <= 0; i++) {
-        double value = cvar_size(eager_sources[i].limit);
-        if (value > eager_sources[i].header && !cvar_exists(eager_sources[i].unless))
-            limit = value - eager_sources[i].header;
-    }
-    MPI_T_finalize();
-    return limit;
-}
-#else
-/* SimGrid's SMPI has no tools interface. */
-static double eager_limit_between_nodes(void) { return 0; }
-#endif
 
 /* ---- the measurement ---- */
 
@@ -224,6 +149,37 @@ static void measure_pair(int partner, char *buf, int bytes, int reps, double out
     double large = swap_time(partner, buf, bytes, reps > 2 ? reps / 2 : 1);
     out[0] = small;
     out[1] = large > small ? (large - small) / (bytes - SMALL_BYTES) : 0;
+}
+
+/* Whether EAGER_BYTES reach partner eagerly, without waiting for their
+ * receive: EAGER_BYTES if so, else 0, on both ranks. The lower rank
+ * sends them, waits at most `patience` seconds for its send to complete,
+ * and tells the other whether it did; only then does the other post the
+ * receive. A rendezvous cannot complete before its receive is posted, so
+ * it is never taken for eager; an eager send slower than `patience` is
+ * taken for a rendezvous, the costs' old pricing. */
+static double probe_eager(int partner, int rank, char *buf, double patience)
+{
+    int eager = 0;
+    if (rank < partner) {
+        MPI_Request request;
+        PMPI_Isend(buf, EAGER_BYTES, MPI_BYTE, partner, MACHINE_TAG + 1, MPI_COMM_WORLD, &request);
+        double start = PMPI_Wtime();
+        do /* and once more after the patience, in case this rank was descheduled */
+            vendor.test(&request, &eager, MPI_STATUS_IGNORE);
+        while (!eager && PMPI_Wtime() - start < patience);
+        if (!eager)
+            vendor.test(&request, &eager, MPI_STATUS_IGNORE);
+        vendor.send(&eager, 1, MPI_INT, partner, MACHINE_TAG + 2, MPI_COMM_WORLD);
+        if (!eager)
+            vendor.wait(&request, MPI_STATUS_IGNORE);
+    } else {
+        vendor.recv(&eager, 1, MPI_INT, partner, MACHINE_TAG + 2, MPI_COMM_WORLD,
+                    MPI_STATUS_IGNORE);
+        vendor.recv(buf + INTRA_BYTES, EAGER_BYTES, MPI_BYTE, partner, MACHINE_TAG + 1,
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    return eager ? EAGER_BYTES : 0;
 }
 
 static double measure_gamma(char *buf)
@@ -320,7 +276,8 @@ static void measure_intra(const struct partners *who, char *buf, struct machine_
 
 /* The same, across nodes: the paired nodes' swaps and burst, the lone
  * swap, rank 0's fan; and gamma. */
-static void measure_across(const struct partners *who, char *buf, struct machine_model *mine)
+static void measure_across(const struct partners *who, int rank, char *buf,
+                           struct machine_model *mine)
 {
     double pair[2];
     if (who->inter >= 0) {
@@ -328,13 +285,14 @@ static void measure_across(const struct partners *who, char *buf, struct machine
         mine->alpha_inter = pair[0], mine->beta_inter = pair[1] / who->senders;
         double burst = burst_time(who->inter, buf);
         mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
+        mine->eager_inter = probe_eager(who->inter, rank, buf,
+                                        EAGER_PATIENCE * (pair[0] + EAGER_BYTES * pair[1]));
     }
     if (who->lone >= 0) /* one pair while the others wait in the agreement; the
                            inter phase opened its connection */
         mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 3);
     measure_fan(who, buf, mine);
     mine->gamma = measure_gamma(buf);
-    mine->eager_inter = eager_limit_between_nodes();
 }
 
 /* Field i of the model: the median over the ranks that measured it (all
@@ -401,7 +359,7 @@ static int nodes_wait_for_cpus(double alpha_intra, double *all, int rank, int si
 static int measure_and_agree(const struct partners *who, char *buf, struct machine_model *mine,
                              double *all, int rank, int size)
 {
-    measure_across(who, buf, mine);
+    measure_across(who, rank, buf, mine);
     for (int i = 0; i < MACHINE_FIELDS; i++)
         all[(size_t)rank * MACHINE_FIELDS + i] = *field(mine, i);
     int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, MACHINE_FIELDS,
@@ -492,7 +450,6 @@ static int load_shared(const char *path, int rank)
     struct { struct machine_model m; int ok; } got = {{0}, 0};
     char why[128] = "";
     if (rank == 0) {
-        got.m.eager_inter = eager_limit_between_nodes(); /* unless the file says */
         got.ok = machine_read(path, &got.m, why, sizeof why) == 0;
         if (!got.ok && strcmp(why, "cannot read it"))
             fprintf(stderr, "collshim: COLLSHIM_MACHINE=%s: %s; the model is measured\n", path, why);

@@ -12,7 +12,8 @@
 #   the next job reads it instead of measuring, and a file that is not a
 #   model is refused with a line that says why (then the model is measured);
 #   on three one-rank nodes rank 0 measures a flat tree root's overhead.
-# - the eager limit between nodes is the MPI's (MPI_T) or the file's.
+# - the eager probe finds whether 32 KiB go eagerly between the nodes; a
+#   file may set the limit or leave it out.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 dir="$TOP_BUILDDIR/tests/mpi"
 log=$(mktemp)
@@ -34,16 +35,18 @@ expect "model: the report gives the measured model and its start-up cost" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
-# The eager limit between nodes is the MPI's, where its tools interface
-# names one (Open MPI's TCP transport, less its header), else 0.
+# The eager probe, with Open MPI's ranks on TCP as between real nodes:
+# its TCP transport sends 32 KiB eagerly (its limit is 64 KiB), but not
+# under a limit of 16 KiB, where the probe must find a rendezvous.
 if [ "$FLAVOUR" = openmpi ]; then
-    mpi_run 2 "${two[@]}" OMPI_MCA_btl_tcp_eager_limit=40000 COLLSHIM_REPORT="$dir/model-eager.txt" \
+    mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
-    expect "model: the report gives Open MPI's TCP eager limit, less its header" \
-        grep -Eq "^# machine model: .* eager_inter 39936 \(" "$dir/model-eager.txt"
-else
-    expect "model: MPICH names no eager limit between nodes: the report gives 0" \
-        grep -Eq "^# machine model: .* eager_inter 0 \(" "$dir/model-report.txt"
+    expect "model: the probe finds 32 KiB sent eagerly over TCP" \
+        grep -Eq "^# machine model: .* eager_inter 32768 \(" "$dir/model-eager.txt"
+    mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
+        COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
+    expect "model: the probe finds a rendezvous under a 16 KiB eager limit" \
+        grep -Eq "^# machine model: .* eager_inter 0 \(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
@@ -117,7 +120,7 @@ expect "COLLSHIM_MACHINE: its eager limit is read" \
     grep -q "^# machine model: .*eager_inter 12345 ($file)\$" "$dir/model-read.txt"
 sed -i '/^eager_inter /d' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
-expect "COLLSHIM_MACHINE: a file without the eager limit is read (the MPI's stands)" \
+expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
     grep -q "^# machine model: .*alpha_inter 1 .*($file)\$" "$dir/model-read.txt"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
