@@ -18,13 +18,13 @@
  *   in the agreement (alpha_lone: a tree's level, where most ranks wait);
  *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
  *   at once (overhead_lone: a flat tree's root, per node beyond the first);
- * - each rank reduces 16 KiB of doubles (gamma).
- * Each swap is timed alone and a rank keeps the median of its swaps; one
- * allgather then gives every rank every rank's values, and each field is
- * their median, the same on every rank, so all ranks choose alike. A
- * warm-up swap first opens the connections;
  * - between the paired nodes, whether 32 KiB (reduce's pipeline segment)
- *   leave before their receive is posted (eager_inter: probe_eager). */
+ *   leave before their receive is posted (eager_inter: probe_eager);
+ * - each rank reduces 16 KiB of doubles (gamma).
+ * Each swap is timed alone and a rank keeps the median of its swaps (the
+ * faster of its fans); one allgather then gives every rank every rank's
+ * values, and each field is their median, the same on every rank, so all
+ * ranks choose alike. A warm-up swap first opens the connections. */
 #include "shim/shim.h"
 #include "algorithms/model.h"
 #include "algorithms/compose/node.h"
