@@ -3,6 +3,7 @@
 #include "algorithms/model.h"
 #include "algorithms/registry.h"
 
+#include <math.h>
 #include <string.h>
 
 static int min_int(int a, int b) { return a < b ? a : b; }
@@ -124,6 +125,20 @@ double model_segments(const struct cost_call *c, int64_t elements, double seg,
         per_segment = (elements + max_segments - 1) / max_segments;
     per_segment = per_segment < 1 ? 1 : per_segment;
     return (double)((elements + per_segment - 1) / per_segment);
+}
+
+double model_chain_pipeline(const struct cost_call *c, const struct machine_model *m,
+                            double seg, int reduces)
+{
+    seg = model_segment_bytes(c, seg);
+    if (c->p <= 1 || c->bytes <= 0)
+        return 0;
+    double segments = ceil(c->bytes / seg);
+    if (seg > c->bytes)
+        seg = c->bytes;
+    double hop = model_shift(c, m, seg, 1), fold = reduces ? model_reduce(m, seg) : 0;
+    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1));
+    return (c->p - 1) * (hop + fold) + (segments - 1) * (step + fold);
 }
 
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,

@@ -134,6 +134,12 @@ double model_segment_bytes(const struct cost_call *c, double seg);
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
                            int messages, int across);
 
+/* A chain pipelined in segments of c->seg bytes (0: `seg`): p - 1 hops
+ * to fill it, then a hop a further segment (model_pipeline_step);
+ * `reduces`: each hop also folds the segment in. */
+double model_chain_pipeline(const struct cost_call *c, const struct machine_model *m,
+                            double seg, int reduces);
+
 /* A binary tree pipelined in segments of c->seg bytes (0: `seg`): floor(lg p)
  * levels to fill, then a round a further segment, a round a parent's two
  * segments to or from its children at once, paced by the widest edges (about

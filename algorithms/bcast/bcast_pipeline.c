@@ -24,20 +24,9 @@
 #include "algorithms/segments.h"
 #include "algorithms/model.h"
 
-#include <math.h>
-
-/* p - 1 hops to fill the chain, then a hop a further segment (one that
- * hides its latency where the MPI sends segments eagerly). */
 double bcast_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    double seg = model_segment_bytes(c, SEG_DEFAULT_BCAST_PIPELINE);
-    if (c->p <= 1 || c->bytes <= 0)
-        return 0;
-    double segments = ceil(c->bytes / seg);
-    if (seg > c->bytes)
-        seg = c->bytes;
-    double hop = model_shift(c, m, seg, 1);
-    return (c->p - 1) * hop + (segments - 1) * model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1));
+    return model_chain_pipeline(c, m, SEG_DEFAULT_BCAST_PIPELINE, 0);
 }
 
 int bcast_pipeline(const struct coll_args *a)

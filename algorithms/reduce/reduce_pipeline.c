@@ -29,21 +29,9 @@
 #include "algorithms/segments.h"
 #include "algorithms/model.h"
 
-#include <math.h>
-
-/* p - 1 hops to fill the chain, then a further segment a hop and a fold
- * (a hop that hides its latency where the MPI sends segments eagerly). */
 double reduce_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    double seg = model_segment_bytes(c, SEG_DEFAULT_REDUCE_PIPELINE);
-    if (c->p <= 1 || c->bytes <= 0)
-        return 0;
-    double segments = ceil(c->bytes / seg);
-    if (seg > c->bytes)
-        seg = c->bytes;
-    double hop = model_shift(c, m, seg, 1), fold = model_reduce(m, seg);
-    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1));
-    return (c->p - 1) * (hop + fold) + (segments - 1) * (step + fold);
+    return model_chain_pipeline(c, m, SEG_DEFAULT_REDUCE_PIPELINE, 1);
 }
 
 int reduce_pipeline(const struct coll_args *a)
