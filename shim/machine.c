@@ -42,10 +42,8 @@
 #define REDUCE_DOUBLES 2048
 #define BURST 8 /* messages in flight at once for the overhead */
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
-#define FAN_ROUNDS 3 /* rank 0's fans: a warm-up, then two timed */
+#define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
 #define EAGER_BYTES (32 * 1024) /* the eager probe's message */
-#define EAGER_PATIENCE 1 /* it waits for its send at most this many times as long
-                            as a message of its size takes to arrive */
 
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
@@ -57,22 +55,25 @@ static const struct {
     const char *name;
     size_t offset;
     const char *meaning;
-    int optional; /* 1: a file may leave it out (0) */
+    int optional;       /* 1: a file may leave it out (0) */
+    int bytes;          /* 1: a count of bytes, reported whole; 0: seconds */
 } machine_fields[] = {
-    {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node", 0},
-    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node", 0},
-    {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes", 0},
+    {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node", 0,
+     0},
+    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node", 0, 0},
+    {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes", 0,
+     0},
     {"alpha_lone", offsetof(struct machine_model, alpha_lone),
-     "s per message between nodes while the other ranks wait", 0},
+     "s per message between nodes while the other ranks wait", 0, 0},
     {"beta_inter", offsetof(struct machine_model, beta_inter),
-     "s per byte through a node's link, one sender", 0},
+     "s per byte through a node's link, one sender", 0, 0},
     {"overhead", offsetof(struct machine_model, overhead),
-     "s per extra message of a rank in a round", 0},
+     "s per extra message of a rank in a round", 0, 0},
     {"overhead_lone", offsetof(struct machine_model, overhead_lone),
-     "s per extra message of a root reaching other nodes while the others wait", 0},
-    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0},
+     "s per extra message of a root reaching other nodes while the others wait", 0, 0},
+    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0, 0},
     {"eager_inter", offsetof(struct machine_model, eager_inter),
-     "bytes: messages up to this size go eagerly between nodes (0: none known)", 1},
+     "bytes: messages up to this size go eagerly between nodes (0: none known)", 1, 1},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -157,7 +158,8 @@ static void measure_pair(int partner, char *buf, int bytes, int reps, double out
  * and tells the other whether it did; only then does the other post the
  * receive. A rendezvous cannot complete before its receive is posted, so
  * it is never taken for eager; an eager send slower than `patience` is
- * taken for a rendezvous, the costs' old pricing. */
+ * taken for a rendezvous, whose pipeline segments are priced a round
+ * each (the safe side). */
 static double probe_eager(int partner, int rank, char *buf, double patience)
 {
     int eager = 0;
@@ -240,23 +242,24 @@ static struct partners find_partners(const struct node_layout *L, int rank)
 }
 
 /* World rank 0 as a flat tree's root (while the others wait in the
- * agreement): one warm-up fan, then the faster of two (a partner
- * descheduled in a fan adds its wait, not a message's cost). Each partner beyond
- * the first costs (fan - lone swap) / (fans - 1), a message each way: half
- * of it is a flat tree's message, which goes one way. Its partners swap
- * with it as often. */
+ * agreement): one warm-up fan, then the fastest of FAN_TIMED (a partner
+ * descheduled in a fan adds its wait, not a message's cost). Each partner
+ * beyond the first costs (fan - lone swap) / (fans - 1), a message each
+ * way: half of it is a flat tree's message, which goes one way. Its
+ * partners swap with it as often. */
 static void measure_fan(const struct partners *who, char *buf, struct machine_model *mine)
 {
     if (who->fan_root >= 0) {
-        swap_time(who->fan_root, buf, SMALL_BYTES, FAN_ROUNDS);
+        swap_time(who->fan_root, buf, SMALL_BYTES, 1 + FAN_TIMED);
         return;
     }
     if (who->fans < 2)
         return;
-    double fan = 0;
-    for (int round = 0; round < FAN_ROUNDS; round++) {
+    fan_time(who->fan, who->fans, buf);
+    double fan = fan_time(who->fan, who->fans, buf);
+    for (int round = 1; round < FAN_TIMED; round++) {
         double t = fan_time(who->fan, who->fans, buf);
-        fan = round == 1 || (round > 1 && t < fan) ? t : fan;
+        fan = t < fan ? t : fan;
     }
     double lone = mine->alpha_lone;
     mine->overhead_lone = fan > lone ? (fan - lone) / (who->fans - 1) / 2 : 0;
@@ -286,8 +289,8 @@ static void measure_across(const struct partners *who, int rank, char *buf,
         mine->alpha_inter = pair[0], mine->beta_inter = pair[1] / who->senders;
         double burst = burst_time(who->inter, buf);
         mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
-        mine->eager_inter = probe_eager(who->inter, rank, buf,
-                                        EAGER_PATIENCE * (pair[0] + EAGER_BYTES * pair[1]));
+        double arrival = pair[0] + EAGER_BYTES * pair[1]; /* of the probe's message */
+        mine->eager_inter = probe_eager(who->inter, rank, buf, arrival);
     }
     if (who->lone >= 0) /* one pair while the others wait in the agreement; the
                            inter phase opened its connection */
@@ -557,7 +560,7 @@ int machine_describe(char *buf, size_t len)
         return -1;
     for (int i = 0; i < MACHINE_FIELDS && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used,
-                                 *field(&machine, i) >= 1 ? "%s%s %.0f" : "%s%s %.3g",
+                                 machine_fields[i].bytes ? "%s%s %.0f" : "%s%s %.3g",
                                  i ? " " : "", machine_fields[i].name, *field(&machine, i));
     if (used < len)
         used += (size_t)snprintf(buf + used, len - used, " (%s", machine_origin);

@@ -109,10 +109,10 @@ expect "COLLSHIM_MACHINE: the measured model is written" \
 field() { awk -v name="$1" '$1 == name {print $2}' "$file"; }
 expect "COLLSHIM_MACHINE: two nodes have no fan, overhead_lone is the overhead" \
     [ "$(field overhead_lone)" = "$(field overhead)" ]
-sed -i 's/^alpha_inter .*/alpha_inter 1.0e+00/' "$file"
+sed -i 's/^alpha_inter .*/alpha_inter 1.5e+00/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: the next job reads it" \
-    grep -q "^# machine model: .*alpha_inter 1 .*($file)\$" "$dir/model-read.txt"
+    grep -q "^# machine model: .*alpha_inter 1.5 .*($file)\$" "$dir/model-read.txt"
 expect "COLLSHIM_MACHINE: and still gets right results" grep -q "plain_c: ok (np=2)" "$log"
 sed -i 's/^eager_inter .*/eager_inter 12345/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
@@ -121,7 +121,7 @@ expect "COLLSHIM_MACHINE: its eager limit is read" \
 sed -i '/^eager_inter /d' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
-    grep -q "^# machine model: .*alpha_inter 1 .*($file)\$" "$dir/model-read.txt"
+    grep -q "^# machine model: .*alpha_inter 1.5 .*($file)\$" "$dir/model-read.txt"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
