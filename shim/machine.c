@@ -14,12 +14,14 @@
  *   link, so each measured per-byte time is divided by s (beta_inter);
  *   then 8 messages of 8 bytes each way at once (the overhead per
  *   message beyond the first);
- * - world rank 0 and its partner swap 8 bytes while the other ranks wait
- *   in the agreement (alpha_lone: a tree's level, where most ranks wait);
+ * - world rank 0 and its partner swap 8 bytes while the other ranks probe
+ *   or wait in the agreement (alpha_lone: a tree's level, where most ranks
+ *   wait);
  *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
  *   at once (overhead_lone: a flat tree's root, per node beyond the first);
- * - between the paired nodes, whether 32 KiB (reduce's pipeline segment)
- *   leave before their receive is posted (eager_inter: probe_eager);
+ * - between the paired nodes (but rank 0's, where there are others),
+ *   whether 32 KiB (reduce's pipeline segment) leave before their receive
+ *   is posted (eager_inter: probe_eager);
  * - each rank reduces 16 KiB of doubles (gamma).
  * Each swap is timed alone and a rank keeps the median of its swaps (the
  * faster of its fans); one allgather then gives every rank every rank's
@@ -206,6 +208,7 @@ struct partners {
     int fan[FAN], fans; /* world rank 0: the first ranks of nodes 1, 2, 4, ...
                            (at least 2 of them), its fan; 0 elsewhere */
     int fan_root;       /* those first ranks: 0, rank 0's rank; -1 elsewhere */
+    int probe;          /* 1: this pair probes the eager limit (probe_eager) */
 };
 
 /* The rank numbered `index` on node n of the layout, or -1. */
@@ -214,6 +217,18 @@ static int rank_at(const struct node_layout *L, int n, int index)
     return index < node_members(L, n) ? L->members[L->node_start[n] + index] : -1;
 }
 
+/* Whether the measurement pairs more ranks than world rank 0 and its
+ * partner (nodes 0 and 1 both exist here): nodes 2 and 3 pair their
+ * first ranks, or nodes 0 and 1 each have a second rank. */
+static int other_pairs(const struct node_layout *L)
+{
+    return L->shape.nodes >= 4 || (rank_at(L, 0, 1) >= 0 && rank_at(L, 1, 1) >= 0);
+}
+
+/* This rank's partners. Every pair probes the eager limit but world rank
+ * 0's, whose probe (a wait, a verdict, a rendezvous's completion) would
+ * hold up the lone swap and the fan that follow on its path, unless it is
+ * the only pair. */
 static struct partners find_partners(const struct node_layout *L, int rank)
 {
     struct partners who = {.intra = -1, .inter = -1, .shared_nodes = L->shape.ppn > 1,
@@ -232,6 +247,7 @@ static struct partners find_partners(const struct node_layout *L, int rank)
     }
     if (rank == 0 || (pair == 0 && mine == 0))
         who.lone = who.inter;
+    who.probe = who.inter >= 0 && (who.lone < 0 || !other_pairs(L));
     for (int i = 0; fans >= 2 && i < fans; i++) {
         if (rank == 0)
             who.fan[who.fans++] = fan[i];
@@ -278,8 +294,9 @@ static void measure_intra(const struct partners *who, char *buf, struct machine_
         vendor.barrier(MPI_COMM_WORLD);
 }
 
-/* The same, across nodes: the paired nodes' swaps and burst, the lone
- * swap, rank 0's fan; and gamma. */
+/* The same, across nodes: the paired nodes' swaps, burst and probe;
+ * world rank 0's lone swap and fan (while the other ranks probe or wait
+ * in the agreement); and gamma. */
 static void measure_across(const struct partners *who, int rank, char *buf,
                            struct machine_model *mine)
 {
@@ -289,12 +306,13 @@ static void measure_across(const struct partners *who, int rank, char *buf,
         mine->alpha_inter = pair[0], mine->beta_inter = pair[1] / who->senders;
         double burst = burst_time(who->inter, buf);
         mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
+    }
+    if (who->probe) {
         double arrival = pair[0] + EAGER_BYTES * pair[1]; /* of the probe's message */
         mine->eager_inter = probe_eager(who->inter, rank, buf, arrival);
     }
-    if (who->lone >= 0) /* one pair while the others wait in the agreement; the
-                           inter phase opened its connection */
-        mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 3);
+    if (who->lone >= 0) /* the inter phase opened its connection */
+        mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 2);
     measure_fan(who, buf, mine);
     mine->gamma = measure_gamma(buf);
 }

@@ -12,7 +12,8 @@
 #   the next job reads it instead of measuring, and a file that is not a
 #   model is refused with a line that says why (then the model is measured);
 #   on three one-rank nodes rank 0 measures a flat tree root's overhead.
-# - the eager probe finds whether 32 KiB go eagerly between the nodes; a
+# - the eager probe finds whether 32 KiB go eagerly between the nodes, at
+#   two nodes and at four (where rank 0's pair leaves it to the others); a
 #   file may set the limit or leave it out.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 dir="$TOP_BUILDDIR/tests/mpi"
@@ -47,6 +48,11 @@ if [ "$FLAVOUR" = openmpi ]; then
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: the probe finds a rendezvous under a 16 KiB eager limit" \
         grep -Eq "^# machine model: .* eager_inter 0 \(" "$dir/model-eager.txt"
+    # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
+    mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
+        COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
+    expect "model: at four nodes the other pair's probe finds 32 KiB sent eagerly" \
+        grep -Eq "^# machine model: .* eager_inter 32768 \(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
