@@ -46,9 +46,13 @@
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
 #define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
 #define EAGER_BYTES (32 * 1024) /* the eager probe's message */
+#define BETA_SHARE 0.25 /* a swap's bytes take at least this share of its latency */
+#define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
+#define HALF (4 * REFINE_BYTES) /* buf: what a rank sends, then from HALF on, what it receives */
 
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
+static int beta_refined; /* 1: beta_inter is refine_beta's */
 static const char *machine_origin = "none";
 static const char *why_none = "the job runs on one node"; /* when there is no model */
 
@@ -111,7 +115,7 @@ static double swap_time(int partner, char *buf, int bytes, int reps)
     reps = reps < MAX_REPS ? reps : MAX_REPS;
     for (int i = 0; i < reps; i++) {
         double start = PMPI_Wtime();
-        vendor.sendrecv(buf, bytes, MPI_BYTE, partner, MACHINE_TAG, buf + INTRA_BYTES, bytes,
+        vendor.sendrecv(buf, bytes, MPI_BYTE, partner, MACHINE_TAG, buf + HALF, bytes,
                         MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         times[i] = PMPI_Wtime() - start;
     }
@@ -125,7 +129,7 @@ static double fan_time(const int *partners, int count, char *buf)
     MPI_Request requests[2 * BURST];
     double start = PMPI_Wtime();
     for (int i = 0; i < count; i++) {
-        PMPI_Irecv(buf + INTRA_BYTES + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partners[i],
+        PMPI_Irecv(buf + HALF + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partners[i],
                    MACHINE_TAG, MPI_COMM_WORLD, &requests[i]);
         PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partners[i], MACHINE_TAG,
                    MPI_COMM_WORLD, &requests[count + i]);
@@ -180,7 +184,7 @@ static double probe_eager(int partner, int rank, char *buf, double patience)
     } else {
         vendor.recv(&eager, 1, MPI_INT, partner, MACHINE_TAG + 2, MPI_COMM_WORLD,
                     MPI_STATUS_IGNORE);
-        vendor.recv(buf + INTRA_BYTES, EAGER_BYTES, MPI_BYTE, partner, MACHINE_TAG + 1,
+        vendor.recv(buf + HALF, EAGER_BYTES, MPI_BYTE, partner, MACHINE_TAG + 1,
                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     return eager ? EAGER_BYTES : 0;
@@ -191,7 +195,7 @@ static double measure_gamma(char *buf)
     double best = 0;
     for (int i = 0; i < 3; i++) {
         double start = PMPI_Wtime();
-        PMPI_Reduce_local(buf, buf + INTRA_BYTES, REDUCE_DOUBLES, MPI_DOUBLE, MPI_SUM);
+        PMPI_Reduce_local(buf, buf + HALF, REDUCE_DOUBLES, MPI_DOUBLE, MPI_SUM);
         double t = PMPI_Wtime() - start;
         best = i == 0 || t < best ? t : best;
     }
@@ -387,6 +391,45 @@ static int nodes_wait_for_cpus(double alpha_intra, double *all, int rank, int si
     return 1;
 }
 
+/* Whether the agreed beta_inter rests on too few bytes: the 16 KiB swap's
+ * bytes took under BETA_SHARE of a swap's latency. Its per-byte time is
+ * then the difference of two swaps that the latency's noise can swamp: at
+ * 8 x 1 on the virtual cluster under MPICH, in 2 of 20 launches it gave
+ * 0-2 ns a byte on a link of 8, and auto ran flat trees at 1 MiB, up to
+ * 8.6x the best. */
+static int beta_unresolved(const struct machine_model *m)
+{
+    return m->beta_inter * INTER_BYTES < BETA_SHARE * m->alpha_inter;
+}
+
+/* Where beta_unresolved, every pair swaps REFINE_BYTES and 4 times as many
+ * once each, and the ranks agree on beta_inter again from the difference
+ * (all: size doubles, and as many of scratch): both sizes go by the same
+ * protocol (above the eager limits seen, 64 KiB with Open MPI's header),
+ * so a rendezvous's handshake cancels, and their bytes take 12 times the
+ * 16 KiB swap's. Every rank decides alike, from the agreed model; where no
+ * node has two ranks, beta_intra follows. */
+static int refine_beta(const struct partners *who, char *buf, double *all, int rank, int size)
+{
+    if (!beta_unresolved(&machine))
+        return MPI_SUCCESS;
+    all[rank] = -1;
+    if (who->inter >= 0) {
+        double smaller = swap_time(who->inter, buf, REFINE_BYTES, 1);
+        double larger = swap_time(who->inter, buf, 4 * REFINE_BYTES, 1);
+        all[rank] = larger > smaller ? (larger - smaller) / (3 * REFINE_BYTES) / who->senders : 0;
+    }
+    int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, MPI_DOUBLE,
+                               MPI_COMM_WORLD);
+    if (err)
+        return err;
+    machine.beta_inter = median_over_ranks(all, size, 1, 0, all + size);
+    if (!who->shared_nodes)
+        machine.beta_intra = machine.beta_inter;
+    beta_refined = 1;
+    return MPI_SUCCESS;
+}
+
 /* This rank's measurements across nodes, every rank's gathered in all
  * (size rows of MACHINE_FIELDS, then a scratch column), agreed into the
  * model. */
@@ -400,6 +443,8 @@ static int measure_and_agree(const struct partners *who, char *buf, struct machi
                                MPI_DOUBLE, MPI_COMM_WORLD);
     if (!err)
         agree(all, size, all + (size_t)size * MACHINE_FIELDS);
+    if (!err && machine.valid)
+        err = refine_beta(who, buf, all, rank, size);
     return err;
 }
 
@@ -410,7 +455,7 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
 {
     struct partners who = find_partners(L, rank);
     struct machine_model mine = {0};
-    char *buf = calloc(2, INTRA_BYTES);
+    char *buf = calloc(2, HALF); /* pages touched only as far as the swaps reach */
     double *all = malloc((size_t)size * (MACHINE_FIELDS + 1) * sizeof *all); /* and a scratch column */
     int err = MPI_ERR_NO_MEM;
     if (buf && all) {
@@ -585,6 +630,9 @@ int machine_describe(char *buf, size_t len)
     if (used < len && startup_seconds > 0)
         used += (size_t)snprintf(buf + used, len - used, ", start-up cost %.3f ms",
                                  startup_seconds * 1e3);
+    if (used < len && beta_refined)
+        used += (size_t)snprintf(buf + used, len - used, ", beta_inter from %d and %d KiB swaps",
+                                 REFINE_BYTES / 1024, 4 * REFINE_BYTES / 1024);
     if (used < len)
         snprintf(buf + used, len - used, ")");
     return 0;
