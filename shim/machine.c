@@ -394,9 +394,9 @@ static int nodes_wait_for_cpus(double alpha_intra, double *all, int rank, int si
 /* Whether the agreed beta_inter rests on too few bytes: the 16 KiB swap's
  * bytes took under BETA_SHARE of a swap's latency. Its per-byte time is
  * then the difference of two swaps that the latency's noise can swamp: at
- * 8 x 1 on the virtual cluster under MPICH, in 2 of 20 launches it gave
- * 0-2 ns a byte on a link of 8, and auto ran flat trees at 1 MiB, up to
- * 8.6x the best. */
+ * 8 x 1 on the virtual cluster under MPICH, in 6 of 31 launches it gave
+ * 0-4 ns a byte on a link of 8, and in one sweep auto ran flat trees at
+ * 1 MiB, up to 8.6x the best. */
 static int beta_unresolved(const struct machine_model *m)
 {
     return m->beta_inter * INTER_BYTES < BETA_SHARE * m->alpha_inter;
