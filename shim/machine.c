@@ -19,9 +19,9 @@
  *   wait);
  *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
  *   at once (overhead_lone: a flat tree's root, per node beyond the first);
- * - between the paired nodes (but rank 0's, where there are others),
- *   whether 32 KiB (reduce's pipeline segment) leave before their receive
- *   is posted (eager_inter: probe_eager);
+ * - between the paired nodes (but rank 0's, where there are others), the
+ *   largest of 4, 16 and 32 KiB that leaves before its receive is posted
+ *   (eager_inter: probe_eager);
  * - each rank reduces 16 KiB of doubles (gamma).
  * Each swap is timed alone and a rank keeps the median of its swaps (the
  * faster of its fans); one allgather then gives every rank every rank's
@@ -45,7 +45,6 @@
 #define BURST 8 /* messages in flight at once for the overhead */
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
 #define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
-#define EAGER_BYTES (32 * 1024) /* the eager probe's message */
 #define BETA_SHARE 0.25 /* a swap's bytes take at least this share of its latency */
 #define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
 #define HALF (4 * REFINE_BYTES) /* buf: what a rank sends, then from HALF on, what it receives */
@@ -158,36 +157,75 @@ static void measure_pair(int partner, char *buf, int bytes, int reps, double out
     out[1] = large > small ? (large - small) / (bytes - SMALL_BYTES) : 0;
 }
 
-/* Whether EAGER_BYTES reach partner eagerly, without waiting for their
- * receive: EAGER_BYTES if so, else 0, on both ranks. The lower rank
- * sends them, waits at most `patience` seconds for its send to complete,
- * and tells the other whether it did; only then does the other post the
- * receive. A rendezvous cannot complete before its receive is posted, so
- * it is never taken for eager; an eager send slower than `patience` is
- * taken for a rendezvous, whose pipeline segments are priced a round
- * each (the safe side). */
-static double probe_eager(int partner, int rank, char *buf, double patience)
+/* The eager probe's messages, smallest first, up to reduce's 32 KiB
+ * pipeline segments; EAGER_TOTAL bytes in all. Not 64 KiB: no MPI here
+ * sends it eagerly, and its rendezvous made every probing pair wait out
+ * the whole patience (3.7-7.7 ms under Open MPI on the virtual cluster,
+ * against 0.1 ms where every send is eager). */
+static const int eager_sizes[] = {4096, 16384, 32768};
+#define EAGER_SIZES (int)(sizeof eager_sizes / sizeof eager_sizes[0])
+#define EAGER_TOTAL (4096 + 16384 + 32768)
+
+/* The probe's verdict from which of its sends completed (done[i]): the
+ * largest size whose send completed with every smaller one's, or 0. */
+static int eager_verdict(const int *done)
 {
-    int eager = 0;
+    int limit = 0;
+    for (int i = 0; i < EAGER_SIZES && done[i]; i++)
+        limit = eager_sizes[i];
+    return limit;
+}
+
+/* The eager probe's messages in flight: completed by probe_finish after
+ * the agreement, so that a rendezvous's transfer does not hold up the
+ * measurement. */
+struct probe {
+    MPI_Request requests[EAGER_SIZES];
+    int active;
+};
+
+/* The largest of eager_sizes that reaches partner eagerly, without
+ * waiting for its receive (or 0), on both ranks. The lower rank sends
+ * one message of each size at once, waits at most `patience` seconds for
+ * them to complete, and tells the other which did; only then does the
+ * other post the receives. A rendezvous cannot complete before its
+ * receive is posted, so it is never taken for eager; an eager send slower
+ * than `patience` is taken for a rendezvous, whose messages are priced a
+ * round trip more and a round each in a pipeline (the safe side). */
+static double probe_eager(int partner, int rank, char *buf, double patience, struct probe *probe)
+{
+    int done[EAGER_SIZES] = {0}, limit = 0;
+    probe->active = 1;
     if (rank < partner) {
-        MPI_Request request;
-        PMPI_Isend(buf, EAGER_BYTES, MPI_BYTE, partner, MACHINE_TAG + 1, MPI_COMM_WORLD, &request);
+        for (int i = 0; i < EAGER_SIZES; i++) /* concurrent sends may share a buffer */
+            PMPI_Isend(buf, eager_sizes[i], MPI_BYTE, partner, MACHINE_TAG + 1 + i,
+                       MPI_COMM_WORLD, &probe->requests[i]);
         double start = PMPI_Wtime();
+        int all = 0;
         do /* and once more after the patience, in case this rank was descheduled */
-            vendor.test(&request, &eager, MPI_STATUS_IGNORE);
-        while (!eager && PMPI_Wtime() - start < patience);
-        if (!eager)
-            vendor.test(&request, &eager, MPI_STATUS_IGNORE);
-        vendor.send(&eager, 1, MPI_INT, partner, MACHINE_TAG + 2, MPI_COMM_WORLD);
-        if (!eager)
-            vendor.wait(&request, MPI_STATUS_IGNORE);
+            for (int i = 0, finished; i < EAGER_SIZES; i++)
+                if (!done[i] && !vendor.test(&probe->requests[i], &finished, MPI_STATUS_IGNORE))
+                    done[i] = finished, all += finished;
+        while (all < EAGER_SIZES && PMPI_Wtime() - start < patience);
+        limit = eager_verdict(done);
+        vendor.send(&limit, 1, MPI_INT, partner, MACHINE_TAG + EAGER_SIZES + 1, MPI_COMM_WORLD);
     } else {
-        vendor.recv(&eager, 1, MPI_INT, partner, MACHINE_TAG + 2, MPI_COMM_WORLD,
+        size_t offset = HALF + INTRA_BYTES; /* clear of what later swaps receive */
+        vendor.recv(&limit, 1, MPI_INT, partner, MACHINE_TAG + EAGER_SIZES + 1, MPI_COMM_WORLD,
                     MPI_STATUS_IGNORE);
-        vendor.recv(buf + HALF, EAGER_BYTES, MPI_BYTE, partner, MACHINE_TAG + 1,
-                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < EAGER_SIZES; offset += (size_t)eager_sizes[i], i++)
+            PMPI_Irecv(buf + offset, eager_sizes[i], MPI_BYTE, partner, MACHINE_TAG + 1 + i,
+                       MPI_COMM_WORLD, &probe->requests[i]);
     }
-    return eager ? EAGER_BYTES : 0;
+    return limit;
+}
+
+/* After the agreement: the probe's sends and receives complete. */
+static void probe_finish(struct probe *probe)
+{
+    if (probe->active)
+        vendor.waitall(EAGER_SIZES, probe->requests, MPI_STATUSES_IGNORE);
+    probe->active = 0;
 }
 
 static double measure_gamma(char *buf)
@@ -302,7 +340,7 @@ static void measure_intra(const struct partners *who, char *buf, struct machine_
  * world rank 0's lone swap and fan (while the other ranks probe or wait
  * in the agreement); and gamma. */
 static void measure_across(const struct partners *who, int rank, char *buf,
-                           struct machine_model *mine)
+                           struct machine_model *mine, struct probe *probe)
 {
     double pair[2];
     if (who->inter >= 0) {
@@ -312,8 +350,8 @@ static void measure_across(const struct partners *who, int rank, char *buf,
         mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
     }
     if (who->probe) {
-        double arrival = pair[0] + EAGER_BYTES * pair[1]; /* of the probe's message */
-        mine->eager_inter = probe_eager(who->inter, rank, buf, arrival);
+        double arrival = pair[0] + EAGER_TOTAL * pair[1]; /* of the probe's messages */
+        mine->eager_inter = probe_eager(who->inter, rank, buf, arrival, probe);
     }
     if (who->lone >= 0) /* the inter phase opened its connection */
         mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 2);
@@ -436,11 +474,13 @@ static int refine_beta(const struct partners *who, char *buf, double *all, int r
 static int measure_and_agree(const struct partners *who, char *buf, struct machine_model *mine,
                              double *all, int rank, int size)
 {
-    measure_across(who, rank, buf, mine);
+    struct probe probe = {.active = 0};
+    measure_across(who, rank, buf, mine, &probe);
     for (int i = 0; i < MACHINE_FIELDS; i++)
         all[(size_t)rank * MACHINE_FIELDS + i] = *field(mine, i);
     int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, MACHINE_FIELDS,
                                MPI_DOUBLE, MPI_COMM_WORLD);
+    probe_finish(&probe);
     if (!err)
         agree(all, size, all + (size_t)size * MACHINE_FIELDS);
     if (!err && machine.valid)

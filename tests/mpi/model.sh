@@ -14,9 +14,9 @@
 #   on three one-rank nodes rank 0 measures a flat tree root's overhead.
 # - under SMPI, where a 16 KiB swap's bytes take too little of its latency,
 #   beta_inter comes from swaps of 64 and 256 KiB and matches the link;
-# - the eager probe finds whether 32 KiB go eagerly between the nodes, at
-#   two nodes and at four (where rank 0's pair leaves it to the others); a
-#   file may set the limit or leave it out.
+# - the eager probe finds the largest of 4, 16, 32 and 64 KiB that goes
+#   eagerly between the nodes, at two nodes and at four (where rank 0's
+#   pair leaves it to the others); a file may set the limit or leave it out.
 . "$TOP_SRCDIR/tests/mpi/launch.sh"
 dir="$TOP_BUILDDIR/tests/mpi"
 log=$(mktemp)
@@ -67,8 +67,8 @@ expect "model: the report gives the measured model and its start-up cost" \
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
 # The eager probe, with Open MPI's ranks on TCP as between real nodes:
-# its TCP transport sends 32 KiB eagerly (its limit is 64 KiB), but not
-# under a limit of 16 KiB, where the probe must find a rendezvous.
+# its TCP transport sends 32 KiB eagerly but not 64 KiB (its limit is
+# 64 KiB with the header), and under a limit of 16 KiB only 4 KiB.
 if [ "$FLAVOUR" = openmpi ]; then
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
@@ -76,8 +76,8 @@ if [ "$FLAVOUR" = openmpi ]; then
         grep -Eq "^# machine model: .* eager_inter 32768 \(" "$dir/model-eager.txt"
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
-    expect "model: the probe finds a rendezvous under a 16 KiB eager limit" \
-        grep -Eq "^# machine model: .* eager_inter 0 \(" "$dir/model-eager.txt"
+    expect "model: under a 16 KiB eager limit the probe finds 4 KiB eager, 16 KiB not" \
+        grep -Eq "^# machine model: .* eager_inter 4096 \(" "$dir/model-eager.txt"
     # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
     mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
