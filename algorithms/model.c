@@ -50,13 +50,12 @@ static double message(const struct machine_model *m, double bytes, int across, i
 }
 
 /* A rendezvous's handshake: a message of `bytes` between nodes above the
- * MPI's eager limit waits for its receive to be posted and acknowledged,
- * a round trip (two latencies of `alpha`) before its bytes leave. Only
- * where the limit is known (eager_inter > 0); messages in flight at once
- * wait for theirs together. */
-static double handshake(const struct machine_model *m, double bytes, int across, double alpha)
+ * MPI's eager limit waits for its receive to be posted and acknowledged
+ * (m->handshake) before its bytes leave. Only where the limit is known
+ * (eager_inter > 0); messages in flight at once wait for theirs together. */
+static double handshake(const struct machine_model *m, double bytes, int across)
 {
-    return across && m->eager_inter > 0 && bytes > m->eager_inter ? 2 * alpha : 0;
+    return across && m->eager_inter > 0 && bytes > m->eager_inter ? m->handshake : 0;
 }
 
 double model_shift(const struct cost_call *c, const struct machine_model *m, double bytes,
@@ -64,7 +63,7 @@ double model_shift(const struct cost_call *c, const struct machine_model *m, dou
 {
     int across = model_crosses(c, distance);
     return message(m, bytes, across, c->block ? min_int(distance, c->ppn) : c->ppn) +
-           handshake(m, bytes, across, m->alpha_inter);
+           handshake(m, bytes, across);
 }
 
 double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
@@ -72,7 +71,7 @@ double model_exchange(const struct cost_call *c, const struct machine_model *m, 
 {
     int across = pair_crosses(c, distance);
     return message(m, bytes, across, min_int(distance, c->ppn)) +
-           handshake(m, bytes, across, m->alpha_inter);
+           handshake(m, bytes, across);
 }
 
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
@@ -84,7 +83,7 @@ double model_tree(const struct cost_call *c, const struct machine_model *m, doub
     messages = messages > 1 ? messages : 1;
     double overhead = across ? m->overhead_lone : m->overhead;
     return alpha + messages * bytes * beta + (messages - 1) * overhead +
-           handshake(m, bytes, across, alpha);
+           handshake(m, bytes, across);
 }
 
 double model_burst(const struct cost_call *c, const struct machine_model *m, double bytes,
@@ -93,7 +92,7 @@ double model_burst(const struct cost_call *c, const struct machine_model *m, dou
     int across = model_crosses(c, distance);
     messages = messages > 1 ? messages : 1;
     return message(m, messages * bytes, across, c->ppn) + (messages - 1) * m->overhead +
-           handshake(m, bytes, across, m->alpha_inter);
+           handshake(m, bytes, across);
 }
 
 double model_binomial_blocks(const struct cost_call *c, const struct machine_model *m)

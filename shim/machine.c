@@ -49,6 +49,18 @@
 #define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
 #define HALF (4 * REFINE_BYTES) /* buf: what a rank sends, then from HALF on, what it receives */
 
+/* A rendezvous's round trip, in latencies: the request to send and the
+ * answer that the receive is posted, before the bytes (Open MPI's and
+ * MPICH's protocols). SMPI 3.32 starts a matched message's transfer at
+ * once: swaps of 48 and 64 KiB between two hosts of
+ * bench/platforms/ethernet-64x16.xml took 85.6 and 88.1 us, where its
+ * eager limit is 32 KiB and 16 KiB more cost 5.7 us below it. */
+#ifdef COLLSHIM_SMPI
+#define RENDEZVOUS_LATENCIES 0
+#else
+#define RENDEZVOUS_LATENCIES 2
+#endif
+
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
 static int beta_refined; /* 1: beta_inter is refine_beta's */
@@ -79,6 +91,8 @@ static const struct {
     {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0, 0},
     {"eager_inter", offsetof(struct machine_model, eager_inter),
      "bytes: messages up to this size go eagerly between nodes (0: none known)", 1, 1},
+    {"handshake", offsetof(struct machine_model, handshake),
+     "s a message between nodes above eager_inter waits for its receive", 1, 0},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -158,13 +172,12 @@ static void measure_pair(int partner, char *buf, int bytes, int reps, double out
 }
 
 /* The eager probe's messages, smallest first, up to reduce's 32 KiB
- * pipeline segments; EAGER_TOTAL bytes in all. Not 64 KiB: no MPI here
- * sends it eagerly, and its rendezvous made every probing pair wait out
- * the whole patience (3.7-7.7 ms under Open MPI on the virtual cluster,
- * against 0.1 ms where every send is eager). */
+ * pipeline segments. Not 64 KiB: no MPI here sends it eagerly, and a
+ * send that cannot complete is waited for (3.6 ms of simulated time under
+ * SMPI, 3.7-7.7 ms under Open MPI on the virtual cluster with a longer
+ * wait than eager_completions'). */
 static const int eager_sizes[] = {4096, 16384, 32768};
 #define EAGER_SIZES (int)(sizeof eager_sizes / sizeof eager_sizes[0])
-#define EAGER_TOTAL (4096 + 16384 + 32768)
 
 /* The probe's verdict from which of its sends completed (done[i]): the
  * largest size whose send completed with every smaller one's, or 0. */
@@ -184,15 +197,39 @@ struct probe {
     int active;
 };
 
+/* Which of the probe's sends (requests) complete, into done: each in
+ * turn is given a message's time, `alpha` and its bytes at `beta`, from
+ * the completion of the one before it (they leave in order), and once
+ * one has not completed in its time the larger ones are not waited for:
+ * an eager limit holds for every smaller size. One more test follows, in
+ * case this rank was descheduled. */
+static void eager_completions(MPI_Request *requests, int *done, double alpha, double beta)
+{
+    double since = PMPI_Wtime();
+    int next = 0, expired = 0, finished[EAGER_SIZES], count;
+    while (next < EAGER_SIZES && !expired) {
+        double now = PMPI_Wtime();
+        expired = now - since > alpha + eager_sizes[next] * beta;
+        if (!vendor.testsome(EAGER_SIZES, requests, &count, finished, MPI_STATUSES_IGNORE) &&
+            count != MPI_UNDEFINED)
+            for (int k = 0; k < count; k++)
+                done[finished[k]] = 1, since = now;
+        while (next < EAGER_SIZES && done[next])
+            next++, expired = 0;
+    }
+}
+
 /* The largest of eager_sizes that reaches partner eagerly, without
- * waiting for its receive (or 0), on both ranks. The lower rank sends
- * one message of each size at once, waits at most `patience` seconds for
- * them to complete, and tells the other which did; only then does the
- * other post the receives. A rendezvous cannot complete before its
- * receive is posted, so it is never taken for eager; an eager send slower
- * than `patience` is taken for a rendezvous, whose messages are priced a
- * round trip more and a round each in a pipeline (the safe side). */
-static double probe_eager(int partner, int rank, char *buf, double patience, struct probe *probe)
+ * waiting for its receive (or 0), on both ranks, from this rank's alpha
+ * and beta to it. The lower rank sends one message of each size at once,
+ * waits for them (eager_completions), and tells the other which
+ * completed; only then does the other post the receives. A rendezvous
+ * cannot complete before its receive is posted, so it is never taken for
+ * eager; an eager send slower than its time is taken for a rendezvous,
+ * whose messages are priced a round trip more and a round each in a
+ * pipeline. */
+static double probe_eager(int partner, int rank, char *buf, double alpha, double beta,
+                          struct probe *probe)
 {
     int done[EAGER_SIZES] = {0}, limit = 0;
     probe->active = 1;
@@ -200,13 +237,7 @@ static double probe_eager(int partner, int rank, char *buf, double patience, str
         for (int i = 0; i < EAGER_SIZES; i++) /* concurrent sends may share a buffer */
             PMPI_Isend(buf, eager_sizes[i], MPI_BYTE, partner, MACHINE_TAG + 1 + i,
                        MPI_COMM_WORLD, &probe->requests[i]);
-        double start = PMPI_Wtime();
-        int all = 0;
-        do /* and once more after the patience, in case this rank was descheduled */
-            for (int i = 0, finished; i < EAGER_SIZES; i++)
-                if (!done[i] && !vendor.test(&probe->requests[i], &finished, MPI_STATUS_IGNORE))
-                    done[i] = finished, all += finished;
-        while (all < EAGER_SIZES && PMPI_Wtime() - start < patience);
+        eager_completions(probe->requests, done, alpha, beta);
         limit = eager_verdict(done);
         vendor.send(&limit, 1, MPI_INT, partner, MACHINE_TAG + EAGER_SIZES + 1, MPI_COMM_WORLD);
     } else {
@@ -350,8 +381,7 @@ static void measure_across(const struct partners *who, int rank, char *buf,
         mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
     }
     if (who->probe) {
-        double arrival = pair[0] + EAGER_TOTAL * pair[1]; /* of the probe's messages */
-        mine->eager_inter = probe_eager(who->inter, rank, buf, arrival, probe);
+        mine->eager_inter = probe_eager(who->inter, rank, buf, pair[0], pair[1], probe);
     }
     if (who->lone >= 0) /* the inter phase opened its connection */
         mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 2);
@@ -400,6 +430,7 @@ static void agree(const double *all, int size, double *scratch)
     machine.beta_intra = agreed.beta_intra >= 0 ? agreed.beta_intra : agreed.beta_inter;
     machine.alpha_lone = lone_at_most(agreed.alpha_lone, agreed.alpha_inter);
     machine.overhead_lone = lone_at_most(agreed.overhead_lone, agreed.overhead);
+    machine.handshake = RENDEZVOUS_LATENCIES * agreed.alpha_inter;
     machine.valid = 1;
 }
 

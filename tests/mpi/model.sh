@@ -62,7 +62,7 @@ expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
     grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
 expect "model: the report gives the measured model and its start-up cost" \
-    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
+    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
@@ -73,16 +73,16 @@ if [ "$FLAVOUR" = openmpi ]; then
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
     expect "model: the probe finds 32 KiB sent eagerly over TCP" \
-        grep -Eq "^# machine model: .* eager_inter 32768 \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ \(" "$dir/model-eager.txt"
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: under a 16 KiB eager limit the probe finds 4 KiB eager, 16 KiB not" \
-        grep -Eq "^# machine model: .* eager_inter 4096 \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ \(" "$dir/model-eager.txt"
     # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
     mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: at four nodes the other pair's probe finds 32 KiB sent eagerly" \
-        grep -Eq "^# machine model: .* eager_inter 32768 \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ \(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
@@ -153,7 +153,7 @@ expect "COLLSHIM_MACHINE: and still gets right results" grep -q "plain_c: ok (np
 sed -i 's/^eager_inter .*/eager_inter 12345/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: its eager limit is read" \
-    grep -q "^# machine model: .*eager_inter 12345 ($file)\$" "$dir/model-read.txt"
+    grep -q "^# machine model: .*eager_inter 12345 .*($file)\$" "$dir/model-read.txt"
 sed -i '/^eager_inter /d' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
