@@ -39,7 +39,7 @@ struct machine_model {
     double eager_inter; /* bytes: messages up to this size go between nodes
                            without waiting for their receive (eagerly);
                            0: none known */
-    double handshake;   /* what a message between nodes above eager_inter
+    double handshake;   /* seconds a message between nodes above eager_inter
                            waits for its receive (a rendezvous's round trip) */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */

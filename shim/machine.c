@@ -173,9 +173,9 @@ static void measure_pair(int partner, char *buf, int bytes, int reps, double out
 
 /* The eager probe's messages, smallest first, up to reduce's 32 KiB
  * pipeline segments. Not 64 KiB: no MPI here sends it eagerly, and a
- * send that cannot complete is waited for (3.6 ms of simulated time under
- * SMPI, 3.7-7.7 ms under Open MPI on the virtual cluster with a longer
- * wait than eager_completions'). */
+ * send that cannot complete is waited for its whole time (3.6 ms of
+ * simulated time under SMPI; under Open MPI on the virtual cluster,
+ * waiting as long as all the messages take to arrive, 3.7-7.7 ms). */
 static const int eager_sizes[] = {4096, 16384, 32768};
 #define EAGER_SIZES (int)(sizeof eager_sizes / sizeof eager_sizes[0])
 
