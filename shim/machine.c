@@ -160,6 +160,13 @@ static double burst_time(int partner, char *buf)
     return fan_time(partners, BURST, buf);
 }
 
+/* The per-byte time of two swaps: `large` seconds for large_bytes against
+ * `small` for small_bytes (0 where the larger was not the slower). */
+static double per_byte(double small, int small_bytes, double large, int large_bytes)
+{
+    return large > small ? (large - small) / (large_bytes - small_bytes) : 0;
+}
+
 /* Between this rank and partner: alpha and per-byte time, out[0..1]. */
 static void measure_pair(int partner, char *buf, int bytes, int reps, double out[2])
 {
@@ -168,7 +175,7 @@ static void measure_pair(int partner, char *buf, int bytes, int reps, double out
     double small = swap_time(partner, buf, SMALL_BYTES, reps);
     double large = swap_time(partner, buf, bytes, reps > 2 ? reps / 2 : 1);
     out[0] = small;
-    out[1] = large > small ? (large - small) / (bytes - SMALL_BYTES) : 0;
+    out[1] = per_byte(small, SMALL_BYTES, large, bytes);
 }
 
 /* The eager probe's messages, smallest first, up to reduce's 32 KiB
@@ -465,9 +472,10 @@ static int nodes_wait_for_cpus(double alpha_intra, double *all, int rank, int si
  * then the difference of two swaps that the latency's noise can swamp: at
  * 8 x 1 on the virtual cluster, 0-2 ns a byte on a link of 8 in about
  * one launch in fifteen, and in one sweep auto ran flat trees at 1 MiB, up
- * to 8.6x the best. Replaying five sweeps' choices, a beta_inter of 0.5-1 ns raised
- * the mean regret from 1.10 to 1.16-1.20 and 0 to 1.65, while 3-4 ns did
- * no harm: a tenth of alpha (1.2-2 ns there) separates the two. */
+ * to 8.6x the best. Replaying five sweeps' choices, a beta_inter of
+ * 0.5-1 ns raised the mean regret from 1.10 to 1.16-1.20 and 0 to 1.65,
+ * while 3-4 ns did no harm: a tenth of alpha (1.2-2 ns there) separates
+ * the two. */
 static int beta_unresolved(const struct machine_model *m)
 {
     return m->beta_inter * INTER_BYTES < BETA_SHARE * m->alpha_inter;
@@ -488,7 +496,7 @@ static int refine_beta(const struct partners *who, char *buf, double *all, int r
     if (who->inter >= 0) {
         double smaller = swap_time(who->inter, buf, REFINE_BYTES, 1);
         double larger = swap_time(who->inter, buf, 4 * REFINE_BYTES, 1);
-        all[rank] = larger > smaller ? (larger - smaller) / (3 * REFINE_BYTES) / who->senders : 0;
+        all[rank] = per_byte(smaller, REFINE_BYTES, larger, 4 * REFINE_BYTES) / who->senders;
     }
     int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, MPI_DOUBLE,
                                MPI_COMM_WORLD);
