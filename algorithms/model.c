@@ -40,6 +40,24 @@ static int pair_crosses(const struct cost_call *c, int distance)
     return distance >= c->ppn || c->ppn % (2 * distance) != 0;
 }
 
+/* The latency a message between nodes adds where it leaves its group of
+ * nodes (m->group_nodes, in the communicator's node order): a pair aligned
+ * as in recursive doubling or a binomial tree (rank r and r xor distance,
+ * or r and r + distance with r a multiple of 2 distance) leaves it where
+ * the ranks in blocks of k lie distance / k nodes apart or more; a shift
+ * (`aligned` 0: r and r + distance for every r) has a pair crossing a
+ * group's edge wherever the nodes span two groups, and a round costs its
+ * slowest message. */
+static double group_latency(const struct cost_call *c, const struct machine_model *m,
+                            int distance, int aligned)
+{
+    if (m->group_nodes < 1 || c->nodes <= m->group_nodes)
+        return 0;
+    if (aligned && c->block && c->equal && distance / c->ppn < m->group_nodes)
+        return 0;
+    return m->alpha_group;
+}
+
 /* One message of `bytes` inside a node, or across with `senders` ranks of
  * the node sharing its link. */
 static double message(const struct machine_model *m, double bytes, int across, int senders)
@@ -63,7 +81,7 @@ double model_shift(const struct cost_call *c, const struct machine_model *m, dou
 {
     int across = model_crosses(c, distance);
     return message(m, bytes, across, c->block ? min_int(distance, c->ppn) : c->ppn) +
-           handshake(m, bytes, across);
+           (across ? group_latency(c, m, distance, 0) : 0) + handshake(m, bytes, across);
 }
 
 double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
@@ -71,14 +89,14 @@ double model_exchange(const struct cost_call *c, const struct machine_model *m, 
 {
     int across = pair_crosses(c, distance);
     return message(m, bytes, across, min_int(distance, c->ppn)) +
-           handshake(m, bytes, across);
+           (across ? group_latency(c, m, distance, 1) : 0) + handshake(m, bytes, across);
 }
 
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
                   int distance, int messages)
 {
     int across = pair_crosses(c, distance);
-    double alpha = across ? m->alpha_lone : m->alpha_intra;
+    double alpha = across ? m->alpha_lone + group_latency(c, m, distance, 1) : m->alpha_intra;
     double beta = across ? m->beta_inter : m->beta_intra;
     messages = messages > 1 ? messages : 1;
     double overhead = across ? m->overhead_lone : m->overhead;
@@ -92,7 +110,7 @@ double model_burst(const struct cost_call *c, const struct machine_model *m, dou
     int across = model_crosses(c, distance);
     messages = messages > 1 ? messages : 1;
     return message(m, messages * bytes, across, c->ppn) + (messages - 1) * m->overhead +
-           handshake(m, bytes, across);
+           (across ? group_latency(c, m, distance, 0) : 0) + handshake(m, bytes, across);
 }
 
 double model_binomial_blocks(const struct cost_call *c, const struct machine_model *m)
@@ -163,10 +181,12 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double segments = model_segments(c, c->count, seg, 0);
     seg = model_segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
+    double fill = 0, folds = reduces ? children * model_reduce(m, seg) : 0;
+    for (int level = 0; level < depth; level++) /* heap order: edges 2^level to 2^(level+1) - 1 */
+        fill += model_tree(c, m, seg, 1 << level, children) + folds;
     double round = model_tree(c, m, seg, c->p / 2, children);
     double step = model_pipeline_step(m, round, seg, children, pair_crosses(c, c->p / 2));
-    double folds = reduces ? children * model_reduce(m, seg) : 0;
-    return depth * (round + folds) + (segments - 1) * (step + folds);
+    return fill + (segments - 1) * (step + folds);
 }
 
 double model_fold(const struct cost_call *c, const struct machine_model *m, double in,

@@ -8,8 +8,9 @@
  * row says MODELLED. A cost is written in rounds, the way the algorithm
  * moves its data: for each round, the bytes a rank sends and how far in
  * rank order its partner is (model_shift, model_exchange, model_tree),
- * which says whether the round crosses the network and how many ranks of a
- * node share a node's link while it does; plus the bytes it reduces
+ * which says whether the round crosses the network, between groups of
+ * nodes or inside one, and how many ranks of a node share a node's link
+ * while it does; plus the bytes it reduces
  * (model_reduce). A round costs its slowest message.
  *
  * The selection (select/model.c) evaluates the costs of a call's
@@ -41,6 +42,9 @@ struct machine_model {
                            0: none known */
     double handshake;   /* seconds a message between nodes above eager_inter
                            waits for its receive (a rendezvous's round trip) */
+    double group_nodes; /* nodes behind one switch: aligned runs of this many
+                           consecutive nodes, a power of two; 0: one group */
+    double alpha_group; /* seconds more per message between nodes of two groups */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
 };
@@ -142,8 +146,9 @@ double model_pipeline_step(const struct machine_model *m, double round, double s
 double model_chain_pipeline(const struct cost_call *c, const struct machine_model *m,
                             double seg, int reduces);
 
-/* A binary tree pipelined in segments of c->seg bytes (0: `seg`): floor(lg p)
- * levels to fill, then a round a further segment, a round a parent's two
+/* A binary tree in heap order pipelined in segments of c->seg bytes (0:
+ * `seg`): floor(lg p) levels to fill, level j's edges 2^j to 2^(j+1) - 1
+ * ranks long, then a round a further segment, a round a parent's two
  * segments to or from its children at once, paced by the widest edges (about
  * p/2 apart); `reduces`: each round also folds the two segments in. */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
