@@ -24,7 +24,10 @@ void out_model(FILE *f, const struct bound_model *m)
             m->gamma > 0 ? 1e-6 / m->gamma : 0);
     char machine[512];
     if (collshim_machine_model(machine, (int)sizeof machine) == 0)
-        fprintf(f, "# collshim machine model (seconds; eager_inter in bytes): %s\n", machine);
+        fprintf(f,
+                "# collshim machine model (seconds; eager_inter in bytes, group_nodes in "
+                "nodes): %s\n",
+                machine);
 }
 
 void out_fence(FILE *f, enum fence_kind kind)

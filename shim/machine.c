@@ -17,8 +17,12 @@
  * - world rank 0 and its partner swap 8 bytes while the other ranks probe
  *   or wait in the agreement (alpha_lone: a tree's level, where most ranks
  *   wait);
- *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
- *   at once (overhead_lone: a flat tree's root, per node beyond the first);
+ *   then rank 0 swaps 8 bytes with the first ranks of nodes 2, 4, 8, ...
+ *   one after the other, and where from some distance on every swap takes
+ *   GROUP_JUMP times the one with node 1 or more, the nodes stand in groups
+ *   of that many behind a switch (group_nodes, alpha_group: a fat tree's
+ *   leaf); then with the first ranks of nodes 1, 2, 4, ... at once
+ *   (overhead_lone: a flat tree's root, per node beyond the first);
  * - between the paired nodes (but rank 0's, where there are others), the
  *   largest of 4, 16 and 32 KiB that leaves before its receive is posted
  *   (eager_inter: probe_eager);
@@ -44,6 +48,8 @@
 #define REDUCE_DOUBLES 2048
 #define BURST 8 /* messages in flight at once for the overhead */
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
+#define LEVELS 31 /* node distances 1, 2, 4, ... world rank 0 times swaps at */
+#define GROUP_JUMP 1.5 /* a swap between groups of nodes takes this many times one inside */
 #define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
 #define BETA_SHARE 0.1 /* a swap's bytes take at least this share of its latency */
 #define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
@@ -61,6 +67,18 @@
 #define RENDEZVOUS_LATENCIES 2
 #endif
 
+/* A flat tree's messages in one partner of a fan of swaps: the root
+ * sends one and receives one, one after the other (an MPI process sends
+ * and receives on one CPU). SMPI 3.32 sends and receives at once: on
+ * bench/platforms/fattree-64x16.xml each partner of a fan of 6 cost 0.08
+ * us more, each message of a flat bcast or reduce of 8 bytes on its 64
+ * hosts 0.09-0.1 us. */
+#ifdef COLLSHIM_SMPI
+#define FAN_MESSAGES_PER_PARTNER 1
+#else
+#define FAN_MESSAGES_PER_PARTNER 2
+#endif
+
 static struct machine_model machine;
 static double startup_seconds; /* measuring and agreeing, at MPI_Init */
 static int beta_refined; /* 1: beta_inter is refine_beta's */
@@ -73,7 +91,7 @@ static const struct {
     size_t offset;
     const char *meaning;
     int optional;       /* 1: a file may leave it out (0) */
-    int bytes;          /* 1: a count of bytes, reported whole; 0: seconds */
+    int whole;          /* 1: a count (bytes, nodes), reported whole; 0: seconds */
 } machine_fields[] = {
     {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node", 0,
      0},
@@ -93,6 +111,10 @@ static const struct {
      "bytes: messages up to this size go eagerly between nodes (0: none known)", 1, 1},
     {"handshake", offsetof(struct machine_model, handshake),
      "s a message between nodes above eager_inter waits for its receive", 1, 0},
+    {"group_nodes", offsetof(struct machine_model, group_nodes),
+     "nodes behind one switch: aligned runs of consecutive nodes (0: one group)", 1, 1},
+    {"alpha_group", offsetof(struct machine_model, alpha_group),
+     "s more per message between nodes of two groups", 1, 0},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -285,9 +307,10 @@ struct partners {
     int shared_nodes; /* 1: some node has two ranks or more (an intra phase) */
     int lone;         /* world rank 0 and its partner on the paired node: each
                          other's partner for the lone swap; -1 elsewhere */
-    int fan[FAN], fans; /* world rank 0: the first ranks of nodes 1, 2, 4, ...
-                           (at least 2 of them), its fan; 0 elsewhere */
-    int fan_root;       /* those first ranks: 0, rank 0's rank; -1 elsewhere */
+    int level[LEVELS], levels; /* world rank 0: the first ranks of nodes 1, 2,
+                                  4, ... (at least 3 nodes); 0 elsewhere */
+    int fans;           /* world rank 0: the first FAN of them, its fan */
+    int level_index;    /* those first ranks: i, of node 2^i; -1 elsewhere */
     int probe;          /* 1: this pair probes the eager limit (probe_eager) */
 };
 
@@ -312,12 +335,12 @@ static int other_pairs(const struct node_layout *L)
 static struct partners find_partners(const struct node_layout *L, int rank)
 {
     struct partners who = {.intra = -1, .inter = -1, .shared_nodes = L->shape.ppn > 1,
-                           .lone = -1, .fans = 0, .fan_root = -1};
-    int fan[FAN], fans = 0; /* the first ranks of nodes 1, 2, 4, ...: rank 0's
-                               partners in the vendor's recursive doubling,
-                               whose connections the agreement opens */
-    for (int n = 1; n < L->shape.nodes && fans < FAN; n *= 2)
-        fan[fans++] = rank_at(L, n, 0);
+                           .lone = -1, .levels = 0, .fans = 0, .level_index = -1};
+    int level[LEVELS], levels = 0; /* the first ranks of nodes 1, 2, 4, ...:
+                                      rank 0's partners in the vendor's
+                                      recursive doubling */
+    for (long long n = 1; n < L->shape.nodes && levels < LEVELS; n *= 2)
+        level[levels++] = rank_at(L, (int)n, 0);
     int node = L->node_of[rank], mine = L->index_in_node[rank], pair = node ^ 1;
     who.intra = rank_at(L, node, mine ^ 1);
     if (pair < L->shape.nodes) {
@@ -328,37 +351,92 @@ static struct partners find_partners(const struct node_layout *L, int rank)
     if (rank == 0 || (pair == 0 && mine == 0))
         who.lone = who.inter;
     who.probe = who.inter >= 0 && (who.lone < 0 || !other_pairs(L));
-    for (int i = 0; fans >= 2 && i < fans; i++) {
+    for (int i = 0; levels >= 2 && i < levels; i++) {
         if (rank == 0)
-            who.fan[who.fans++] = fan[i];
-        else if (fan[i] == rank)
-            who.fan_root = 0;
+            who.level[who.levels++] = level[i];
+        else if (level[i] == rank)
+            who.level_index = i;
     }
+    who.fans = who.levels < FAN ? who.levels : FAN;
     return who;
 }
 
-/* World rank 0 as a flat tree's root (while the others wait in the
- * agreement): one warm-up fan, then the fastest of FAN_TIMED (a partner
- * descheduled in a fan adds its wait, not a message's cost). Each partner
- * beyond the first costs (fan - lone swap) / (fans - 1), a message each
- * way: half of it is a flat tree's message, which goes one way. Its
- * partners swap with it as often. */
-static void measure_fan(const struct partners *who, char *buf, struct machine_model *mine)
+/* The swaps a first rank of node 2^i takes part in with world rank 0 in
+ * measure_root: its fan's, a warm-up and FAN_TIMED (i < FAN), and beyond
+ * node 1 the two of its distance (after a warm-up beyond the fan). They
+ * are all alike, so their order on rank 0 needs no match here. */
+static int root_swaps(int level_index)
 {
-    if (who->fan_root >= 0) {
-        swap_time(who->fan_root, buf, SMALL_BYTES, 1 + FAN_TIMED);
+    int swaps = level_index < FAN ? 1 + FAN_TIMED : 1;
+    return swaps + (level_index >= 1 ? 2 : 0);
+}
+
+/* World rank 0's swaps with the first ranks of nodes 2, 4, 8, ... one
+ * after the other (the mean of two each) into latency[1..], latency[0]
+ * being the lone swap with node 1's. Beyond the fan the connection is
+ * opened first. */
+static void measure_levels(const struct partners *who, char *buf, double *latency)
+{
+    for (int i = 1; i < who->levels; i++) {
+        if (i >= FAN)
+            swap_time(who->level[i], buf, SMALL_BYTES, 1);
+        latency[i] = swap_time(who->level[i], buf, SMALL_BYTES, 2);
+    }
+}
+
+/* Groups of nodes from world rank 0's swap times at node distances 1, 2,
+ * 4, ... (latency[i] at 2^i, levels of them): where from some distance
+ * on every swap takes GROUP_JUMP times the one with node 1 or more, the
+ * nodes stand in groups of that distance, and a message between two
+ * groups takes alpha_group more (the median of the farther swaps less the
+ * median of the nearer). A fat tree's leaf switch: on SMPI's
+ * bench/platforms/fattree-64x16.xml, swaps within a leaf of 8 hosts and
+ * across the spine. Elsewhere group_nodes is 0. */
+static void find_groups(const double *latency, int levels, struct machine_model *mine)
+{
+    double near[LEVELS], far[LEVELS];
+    int first = levels;
+    while (first > 1 && latency[first - 1] >= GROUP_JUMP * latency[0])
+        first--;
+    mine->group_nodes = 0, mine->alpha_group = 0;
+    if (first == levels)
+        return;
+    memcpy(near, latency, (size_t)first * sizeof *near);
+    memcpy(far, latency + first, (size_t)(levels - first) * sizeof *far);
+    mine->group_nodes = (double)(1LL << first);
+    mine->alpha_group = median_of(far, levels - first) - median_of(near, first);
+}
+
+/* World rank 0 as the root of trees (while the others wait in the
+ * agreement): a warm-up fan; swaps at each node distance
+ * (measure_levels), hence the groups; then the fastest of FAN_TIMED fans
+ * (a partner descheduled in a fan adds its wait, not a message's cost).
+ * Each partner beyond the first costs (fan - its slowest swap) / (fans -
+ * 1), a message each way, and a flat tree's message goes one way
+ * (FAN_MESSAGES_PER_PARTNER). The slowest swap is the lone one, and more
+ * between groups. */
+static void measure_root(const struct partners *who, char *buf, struct machine_model *mine)
+{
+    if (who->level_index >= 0) {
+        swap_time(0, buf, SMALL_BYTES, root_swaps(who->level_index));
         return;
     }
-    if (who->fans < 2)
+    if (who->levels < 2)
         return;
-    fan_time(who->fan, who->fans, buf);
-    double fan = fan_time(who->fan, who->fans, buf);
+    double latency[LEVELS];
+    latency[0] = mine->alpha_lone;
+    fan_time(who->level, who->fans, buf);
+    measure_levels(who, buf, latency);
+    find_groups(latency, who->levels, mine);
+    double fan = fan_time(who->level, who->fans, buf);
     for (int round = 1; round < FAN_TIMED; round++) {
-        double t = fan_time(who->fan, who->fans, buf);
+        double t = fan_time(who->level, who->fans, buf);
         fan = t < fan ? t : fan;
     }
-    double lone = mine->alpha_lone;
-    mine->overhead_lone = fan > lone ? (fan - lone) / (who->fans - 1) / 2 : 0;
+    int far = mine->group_nodes > 0 && (double)(1LL << (who->fans - 1)) >= mine->group_nodes;
+    double slowest = mine->alpha_lone + (far ? mine->alpha_group : 0);
+    mine->overhead_lone =
+        fan > slowest ? (fan - slowest) / (who->fans - 1) / FAN_MESSAGES_PER_PARTNER : 0;
 }
 
 /* This rank's own measurements into mine; a field it does not measure
@@ -392,7 +470,7 @@ static void measure_across(const struct partners *who, int rank, char *buf,
     }
     if (who->lone >= 0) /* the inter phase opened its connection */
         mine->alpha_lone = swap_time(who->lone, buf, SMALL_BYTES, 2);
-    measure_fan(who, buf, mine);
+    measure_root(who, buf, mine);
     mine->gamma = measure_gamma(buf);
 }
 
@@ -438,6 +516,8 @@ static void agree(const double *all, int size, double *scratch)
     machine.alpha_lone = lone_at_most(agreed.alpha_lone, agreed.alpha_inter);
     machine.overhead_lone = lone_at_most(agreed.overhead_lone, agreed.overhead);
     machine.handshake = RENDEZVOUS_LATENCIES * agreed.alpha_inter;
+    machine.group_nodes = agreed.group_nodes > 0 ? agreed.group_nodes : 0;
+    machine.alpha_group = machine.group_nodes > 0 ? agreed.alpha_group : 0;
     machine.valid = 1;
 }
 
@@ -704,7 +784,7 @@ int machine_describe(char *buf, size_t len)
         return -1;
     for (int i = 0; i < MACHINE_FIELDS && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used,
-                                 machine_fields[i].bytes ? "%s%s %.0f" : "%s%s %.3g",
+                                 machine_fields[i].whole ? "%s%s %.0f" : "%s%s %.3g",
                                  i ? " " : "", machine_fields[i].name, *field(&machine, i));
     if (used < len)
         used += (size_t)snprintf(buf + used, len - used, " (%s", machine_origin);

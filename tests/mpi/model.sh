@@ -14,6 +14,8 @@
 #   on three one-rank nodes rank 0 measures a flat tree root's overhead.
 # - under SMPI, where a 16 KiB swap's bytes take too little of its latency,
 #   beta_inter comes from swaps of 64 and 256 KiB and matches the link;
+#   hosts behind two leaf switches stand in two groups of nodes, hosts
+#   behind one in one;
 # - the eager probe finds the largest of 4, 16, 32 and 64 KiB that goes
 #   eagerly between the nodes, at two nodes and at four (where rank 0's
 #   pair leaves it to the others); a file may set the limit or leave it out.
@@ -51,7 +53,37 @@ XML
     beta=$(grep -o "beta_inter [0-9.e+-]*" "$dir/model-far.csv" | head -1 | cut -d' ' -f2)
     expect "model: and it is the link's 0.8 ns a byte, within 25% (measured $beta)" \
         awk -v b="$beta" 'BEGIN { exit !(b != "" && b >= 0.75 * 0.8e-9 && b <= 1.25 * 0.8e-9) }'
-    rm -f "$log" "$dir"/model-far.*
+    # Eight hosts in two leaf switches of four, 10 us a link: a swap
+    # inside a leaf crosses two links, one between leaves four, so the
+    # nodes stand in groups of 4 and a message between them takes 20 us
+    # more; on one switch (a flat cluster) there are no groups.
+    for topology in 'topology="FAT_TREE" topo_parameters="2;4,2;1,1;1,1"' ''; do
+        cat >"$dir/model-groups.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <config>
+    <prop id="smpi/bw-factor" value="0:1.0"/>
+    <prop id="smpi/lat-factor" value="0:1.0"/>
+    <prop id="smpi/simulate-computation" value="no"/>
+  </config>
+  <zone id="world" routing="Full">
+    <cluster id="groups" prefix="node-" suffix="" radical="0-7" speed="10Gf" core="1"
+             bw="1.25GBps" lat="10us" bb_bw="100GBps" bb_lat="0us" $topology/>
+  </zone>
+</platform>
+XML
+        SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run 8 -- "$TOP_BUILDDIR/collbench" \
+            -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
+        groups=$(grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1)
+        if [ -n "$topology" ]; then
+            expect "model: two leaf switches of 4 hosts are groups of 4, 20 us apart within 25% ($groups)" \
+                awk -v g="$groups" 'BEGIN { split(g, f, " "); exit !(f[2] == 4 && f[4] >= 15e-6 && f[4] <= 25e-6) }'
+        else
+            expect "model: one switch is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
+        fi
+    done
+    rm -f "$log" "$dir"/model-far.* "$dir"/model-groups.*
     echo "skip the rest: SMPI runs the program without LD_PRELOAD, and a host has 16 ranks here"
     finish model
     exit
@@ -62,7 +94,7 @@ expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
     grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
 expect "model: the report gives the measured model and its start-up cost" \
-    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
+    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
@@ -73,16 +105,16 @@ if [ "$FLAVOUR" = openmpi ]; then
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
     expect "model: the probe finds 32 KiB sent eagerly over TCP" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(" "$dir/model-eager.txt"
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: under a 16 KiB eager limit the probe finds 4 KiB eager, 16 KiB not" \
-        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(" "$dir/model-eager.txt"
     # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
     mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: at four nodes the other pair's probe finds 32 KiB sent eagerly" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
