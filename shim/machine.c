@@ -17,12 +17,13 @@
  * - world rank 0 and its partner swap 8 bytes while the other ranks probe
  *   or wait in the agreement (alpha_lone: a tree's level, where most ranks
  *   wait);
- *   then rank 0 swaps 8 bytes with the first ranks of nodes 2, 4, 8, ...
- *   one after the other, and where from some distance on every swap takes
- *   GROUP_JUMP times the one with node 1 or more, the nodes stand in groups
- *   of that many behind a switch (group_nodes, alpha_group: a fat tree's
- *   leaf); then with the first ranks of nodes 1, 2, 4, ... at once
- *   (overhead_lone: a flat tree's root, per node beyond the first);
+ *   then rank 0 swaps 8 bytes with the first ranks of nodes 1, 2, 4, ...
+ *   at once (overhead_lone: a flat tree's root, per node beyond the
+ *   first), and times a round trip to each of them in turn, in rounds,
+ *   where that takes under LEVEL_BUDGET: where from some distance on every
+ *   message takes GROUP_JUMP times the one to node 1 or more, the nodes
+ *   stand in groups of that many behind a switch (group_nodes,
+ *   alpha_group: a fat tree's leaf);
  * - between the paired nodes (but rank 0's, where there are others), the
  *   largest of 4, 16 and 32 KiB that leaves before its receive is posted
  *   (eager_inter: probe_eager);
@@ -50,6 +51,8 @@
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
 #define LEVELS 31 /* node distances 1, 2, 4, ... world rank 0 times swaps at */
 #define GROUP_JUMP 1.5 /* a swap between groups of nodes takes this many times one inside */
+#define LEVEL_ROUNDS 2 /* rank 0's rounds of echoes at each node distance: the fastest counts */
+#define LEVEL_BUDGET 1e-3 /* seconds the echoes may take at most, by the lone swap */
 #define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
 #define BETA_SHARE 0.1 /* a swap's bytes take at least this share of its latency */
 #define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
@@ -361,37 +364,56 @@ static struct partners find_partners(const struct node_layout *L, int rank)
     return who;
 }
 
-/* The swaps a first rank of node 2^i takes part in with world rank 0 in
- * measure_root: its fan's, a warm-up and FAN_TIMED (i < FAN), and beyond
- * node 1 the two of its distance (after a warm-up beyond the fan). They
- * are all alike, so their order on rank 0 needs no match here. */
-static int root_swaps(int level_index)
+/* A one-way message's time to partner: half a round trip that partner
+ * answers (echo), so that a partner that is ahead cannot have sent its
+ * half already, as it can in a swap. */
+static double echo_time(int partner, char *buf)
 {
-    int swaps = level_index < FAN ? 1 + FAN_TIMED : 1;
-    return swaps + (level_index >= 1 ? 2 : 0);
+    double start = PMPI_Wtime();
+    vendor.send(buf, SMALL_BYTES, MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD);
+    vendor.recv(buf + HALF, SMALL_BYTES, MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD,
+                MPI_STATUS_IGNORE);
+    return (PMPI_Wtime() - start) / 2;
 }
 
-/* World rank 0's swaps with the first ranks of nodes 2, 4, 8, ... one
- * after the other (the mean of two each) into latency[1..], latency[0]
- * being the lone swap with node 1's. Beyond the fan the connection is
- * opened first. */
-static void measure_levels(const struct partners *who, char *buf, double *latency)
+static void echo(int root, char *buf)
 {
-    for (int i = 1; i < who->levels; i++) {
-        if (i >= FAN)
-            swap_time(who->level[i], buf, SMALL_BYTES, 1);
-        latency[i] = swap_time(who->level[i], buf, SMALL_BYTES, 2);
-    }
+    vendor.recv(buf + HALF, SMALL_BYTES, MPI_BYTE, root, MACHINE_TAG, MPI_COMM_WORLD,
+                MPI_STATUS_IGNORE);
+    vendor.send(buf, SMALL_BYTES, MPI_BYTE, root, MACHINE_TAG, MPI_COMM_WORLD);
 }
 
-/* Groups of nodes from world rank 0's swap times at node distances 1, 2,
- * 4, ... (latency[i] at 2^i, levels of them): where from some distance
- * on every swap takes GROUP_JUMP times the one with node 1 or more, the
- * nodes stand in groups of that distance, and a message between two
- * groups takes alpha_group more (the median of the farther swaps less the
- * median of the nearer). A fat tree's leaf switch: on SMPI's
- * bench/platforms/fattree-64x16.xml, swaps within a leaf of 8 hosts and
- * across the spine. Elsewhere group_nodes is 0. */
+/* The rounds of echoes world rank 0 times at each node distance: LEVEL_ROUNDS,
+ * or none where they would take over LEVEL_BUDGET by its lone swap (on the
+ * virtual cluster, 8 nodes, 2.4 ms of 250 us messages): a switch's hop
+ * (0.1-1 us) is lost in such latencies' noise, and there single rounds of
+ * swaps found groups behind its one bridge in one launch of six. */
+static int level_rounds(int levels, double alpha_lone)
+{
+    return levels * LEVEL_ROUNDS * 2 * alpha_lone <= LEVEL_BUDGET ? LEVEL_ROUNDS : 0;
+}
+
+/* World rank 0's echoes with the first ranks of nodes 1, 2, 4, ... into
+ * latency[i] (node 2^i): `rounds` rounds of one echo with each in turn,
+ * the fastest of each node's, so that neither a noisy moment nor a
+ * partner descheduled once moves one distance against another. */
+static void measure_levels(const struct partners *who, char *buf, int rounds, double *latency)
+{
+    for (int round = 0; round < rounds; round++)
+        for (int i = 0; i < who->levels; i++) {
+            double t = echo_time(who->level[i], buf);
+            latency[i] = round == 0 || t < latency[i] ? t : latency[i];
+        }
+}
+
+/* Groups of nodes from world rank 0's one-way times at node distances 1,
+ * 2, 4, ... (latency[i] at 2^i, levels of them: measure_levels): where
+ * from some distance on every message takes GROUP_JUMP times the one to
+ * node 1 or more, the nodes stand in groups of that distance, and a
+ * message between two groups takes alpha_group more (the median of the
+ * farther times less the median of the nearer). A fat tree's leaf
+ * switch: on SMPI's bench/platforms/fattree-64x16.xml, 8 hosts a leaf
+ * and the spine between. Elsewhere group_nodes is 0. */
 static void find_groups(const double *latency, int levels, struct machine_model *mine)
 {
     double near[LEVELS], far[LEVELS];
@@ -407,32 +429,60 @@ static void find_groups(const double *latency, int levels, struct machine_model 
     mine->alpha_group = median_of(far, levels - first) - median_of(near, first);
 }
 
+/* A first rank of node 2^i (level_index i) with world rank 0: the
+ * warm-up swap, whose message from rank 0 says how many rounds of echoes
+ * follow; the fan's timed swaps (i < FAN); then the echoes. */
+static void serve_root(int level_index, char *buf)
+{
+    swap_time(0, buf, SMALL_BYTES, 1);
+    int rounds;
+    memcpy(&rounds, buf + HALF, sizeof rounds);
+    if (level_index < FAN)
+        swap_time(0, buf, SMALL_BYTES, FAN_TIMED);
+    for (int round = 0; round < rounds; round++)
+        echo(0, buf);
+}
+
+/* World rank 0's warm-up swaps with its levels' first ranks (the fan at
+ * once, beyond it one by one), each message saying the rounds of echoes
+ * to come: they open the connections. */
+static void warm_up_levels(const struct partners *who, char *buf, int rounds)
+{
+    for (int i = 0; i < who->fans; i++)
+        memcpy(buf + i * SMALL_BYTES, &rounds, sizeof rounds);
+    fan_time(who->level, who->fans, buf);
+    memcpy(buf, &rounds, sizeof rounds);
+    for (int i = FAN; i < who->levels; i++)
+        swap_time(who->level[i], buf, SMALL_BYTES, 1);
+}
+
 /* World rank 0 as the root of trees (while the others wait in the
- * agreement): a warm-up fan; swaps at each node distance
- * (measure_levels), hence the groups; then the fastest of FAN_TIMED fans
- * (a partner descheduled in a fan adds its wait, not a message's cost).
- * Each partner beyond the first costs (fan - its slowest swap) / (fans -
- * 1), a message each way, and a flat tree's message goes one way
+ * agreement): the warm-up; the fastest of FAN_TIMED fans (a partner
+ * descheduled in a fan adds its wait, not a message's cost); then the
+ * echoes at each node distance (measure_levels), hence the groups. Each
+ * partner of a fan beyond the first costs (fan - its slowest swap) /
+ * (fans - 1), a message each way, and a flat tree's message goes one way
  * (FAN_MESSAGES_PER_PARTNER). The slowest swap is the lone one, and more
  * between groups. */
 static void measure_root(const struct partners *who, char *buf, struct machine_model *mine)
 {
     if (who->level_index >= 0) {
-        swap_time(0, buf, SMALL_BYTES, root_swaps(who->level_index));
+        serve_root(who->level_index, buf);
         return;
     }
     if (who->levels < 2)
         return;
     double latency[LEVELS];
-    latency[0] = mine->alpha_lone;
-    fan_time(who->level, who->fans, buf);
-    measure_levels(who, buf, latency);
-    find_groups(latency, who->levels, mine);
+    int rounds = level_rounds(who->levels, mine->alpha_lone);
+    warm_up_levels(who, buf, rounds);
     double fan = fan_time(who->level, who->fans, buf);
     for (int round = 1; round < FAN_TIMED; round++) {
         double t = fan_time(who->level, who->fans, buf);
         fan = t < fan ? t : fan;
     }
+    measure_levels(who, buf, rounds, latency);
+    if (rounds)
+        find_groups(latency, who->levels, mine);
     int far = mine->group_nodes > 0 && (double)(1LL << (who->fans - 1)) >= mine->group_nodes;
     double slowest = mine->alpha_lone + (far ? mine->alpha_group : 0);
     mine->overhead_lone =
