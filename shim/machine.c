@@ -409,19 +409,24 @@ static void measure_levels(const struct partners *who, char *buf, int rounds, do
 /* Groups of nodes from world rank 0's one-way times at node distances 1,
  * 2, 4, ... (latency[i] at 2^i, levels of them: measure_levels): where
  * from some distance on every message takes GROUP_JUMP times the one to
- * node 1 or more, the nodes stand in groups of that distance, and a
- * message between two groups takes alpha_group more (the median of the
- * farther times less the median of the nearer). A fat tree's leaf
- * switch: on SMPI's bench/platforms/fattree-64x16.xml, 8 hosts a leaf
- * and the spine between. Elsewhere group_nodes is 0. */
+ * node 1 or more, and every nearer one less, the nodes stand in groups of
+ * that distance, and a message between two groups takes alpha_group more
+ * (the median of the farther times less the median of the nearer). A fat
+ * tree's leaf switch: on SMPI's bench/platforms/fattree-64x16.xml, 8
+ * hosts a leaf and the spine between. Not a torus's hops, which rise and
+ * fall with the distance (1, 2, 1, 2, 1, 2 links on SMPI's 4 x 4 x 4,
+ * where groups of 32 ran allreduce of 2 KiB by recursive doubling at
+ * 1.07x Rabenseifner). Elsewhere group_nodes is 0. */
 static void find_groups(const double *latency, int levels, struct machine_model *mine)
 {
     double near[LEVELS], far[LEVELS];
-    int first = levels;
+    int first = levels, step = 1;
     while (first > 1 && latency[first - 1] >= GROUP_JUMP * latency[0])
         first--;
+    for (int i = 1; i < first; i++)
+        step &= latency[i] < GROUP_JUMP * latency[0];
     mine->group_nodes = 0, mine->alpha_group = 0;
-    if (first == levels)
+    if (first == levels || !step)
         return;
     memcpy(near, latency, (size_t)first * sizeof *near);
     memcpy(far, latency + first, (size_t)(levels - first) * sizeof *far);

@@ -15,7 +15,7 @@
 # - under SMPI, where a 16 KiB swap's bytes take too little of its latency,
 #   beta_inter comes from swaps of 64 and 256 KiB and matches the link;
 #   hosts behind two leaf switches stand in two groups of nodes, hosts
-#   behind one in one;
+#   behind one or on a torus in one;
 # - the eager probe finds the largest of 4, 16, 32 and 64 KiB that goes
 #   eagerly between the nodes, at two nodes and at four (where rank 0's
 #   pair leaves it to the others); a file may set the limit or leave it out.
@@ -53,11 +53,9 @@ XML
     beta=$(grep -o "beta_inter [0-9.e+-]*" "$dir/model-far.csv" | head -1 | cut -d' ' -f2)
     expect "model: and it is the link's 0.8 ns a byte, within 25% (measured $beta)" \
         awk -v b="$beta" 'BEGIN { exit !(b != "" && b >= 0.75 * 0.8e-9 && b <= 1.25 * 0.8e-9) }'
-    # Eight hosts in two leaf switches of four, 10 us a link: a swap
-    # inside a leaf crosses two links, one between leaves four, so the
-    # nodes stand in groups of 4 and a message between them takes 20 us
-    # more; on one switch (a flat cluster) there are no groups.
-    for topology in 'topology="FAT_TREE" topo_parameters="2;4,2;1,1;1,1"' ''; do
+    # The groups of nodes (group_nodes and alpha_group in the report) on
+    # NP simulated hosts, 10 us a link, joined as the cluster's TOPOLOGY.
+    groups_on() {
         cat >"$dir/model-groups.xml" <<XML
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -68,21 +66,26 @@ XML
     <prop id="smpi/simulate-computation" value="no"/>
   </config>
   <zone id="world" routing="Full">
-    <cluster id="groups" prefix="node-" suffix="" radical="0-7" speed="10Gf" core="1"
-             bw="1.25GBps" lat="10us" bb_bw="100GBps" bb_lat="0us" $topology/>
+    <cluster id="groups" prefix="node-" suffix="" radical="0-$(($1 - 1))" speed="10Gf" core="1"
+             bw="1.25GBps" lat="10us" bb_bw="100GBps" bb_lat="0us" $2/>
   </zone>
 </platform>
 XML
-        SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run 8 -- "$TOP_BUILDDIR/collbench" \
+        SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run "$1" -- "$TOP_BUILDDIR/collbench" \
             -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
-        groups=$(grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1)
-        if [ -n "$topology" ]; then
-            expect "model: two leaf switches of 4 hosts are groups of 4, 20 us apart within 25% ($groups)" \
-                awk -v g="$groups" 'BEGIN { split(g, f, " "); exit !(f[2] == 4 && f[4] >= 15e-6 && f[4] <= 25e-6) }'
-        else
-            expect "model: one switch is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
-        fi
-    done
+        grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1
+    }
+    # Two leaf switches of four hosts: two links inside a leaf, four
+    # between, so groups of 4, 20 us apart; one switch: none; a 4 x 4
+    # torus, whose hops rise and fall with the distance (1, 2, 1, 2
+    # links to nodes 1, 2, 4, 8): none.
+    groups=$(groups_on 8 'topology="FAT_TREE" topo_parameters="2;4,2;1,1;1,1"')
+    expect "model: two leaf switches of 4 hosts are groups of 4, 20 us apart within 25% ($groups)" \
+        awk -v g="$groups" 'BEGIN { split(g, f, " "); exit !(f[2] == 4 && f[4] >= 15e-6 && f[4] <= 25e-6) }'
+    groups=$(groups_on 8 '')
+    expect "model: one switch is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
+    groups=$(groups_on 16 'topology="TORUS" topo_parameters="4,4"')
+    expect "model: a torus is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
     rm -f "$log" "$dir"/model-far.* "$dir"/model-groups.*
     echo "skip the rest: SMPI runs the program without LD_PRELOAD, and a host has 16 ranks here"
     finish model
