@@ -690,8 +690,7 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
 
 /* ---- the file ---- */
 
-/* Read path into m: 0, or -1 with why. */
-static int machine_read(const char *path, struct machine_model *m, char *why, size_t len)
+int machine_file_read(const char *path, struct machine_model *m, char *why, size_t len)
 {
     FILE *f = fopen(path, "r");
     char line[256], name[64];
@@ -745,7 +744,7 @@ static int load_shared(const char *path, int rank)
     struct { struct machine_model m; int ok; } got = {{0}, 0};
     char why[128] = "";
     if (rank == 0) {
-        got.ok = machine_read(path, &got.m, why, sizeof why) == 0;
+        got.ok = machine_file_read(path, &got.m, why, sizeof why) == 0;
         if (!got.ok && strcmp(why, "cannot read it"))
             fprintf(stderr, "collshim: COLLSHIM_MACHINE=%s: %s; the model is measured\n", path, why);
     }

@@ -138,6 +138,11 @@ int machine_init(int world_rank, int world_size);
 void machine_report(FILE *f);
 /* The model as `name value` pairs and its origin, into buf: 0, or -1 if none. */
 int machine_describe(char *buf, size_t len);
+/* A model file (COLLSHIM_MACHINE's format) into m, which the caller
+ * zeroes first (a field the file leaves out stays 0): 0, or -1 with why
+ * (len bytes; empty on entry). Local: for tools too (collmodel). */
+struct machine_model;
+int machine_file_read(const char *path, struct machine_model *m, char *why, size_t len);
 
 /* ---- init.c: lifecycle ---- */
 /* 1 once MPI is up and the shim configured; configures lazily. */

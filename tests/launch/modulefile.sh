@@ -2,7 +2,7 @@
 # modulefile.sh - the module file of this flavour, installed with collshim
 # into a prefix of the test's own and loaded by the machine's `module`
 # command (Environment Modules or Lmod) in a bash of its own: collshim-run,
-# collbench, colltune, colltune-export, collbench-plot and collshim-report-plot on PATH,
+# collbench, colltune, colltune-export, collmodel, collbench-plot and collshim-report-plot on PATH,
 # COLLSHIM_PRELOAD and PKG_CONFIG_PATH set, collshim-run finding this build;
 # unloaded, all of it gone. With the other flavour's build side by side
 # (../build-<other>), both install into the one prefix: each module gives
@@ -59,7 +59,7 @@ for flavour in "${flavours[@]}"; do
     if [ "$flavour" = openmpi ]; then launcher="mpirun.openmpi -np" preload="-x LD_PRELOAD=$library"
     else launcher="mpiexec.mpich -n" preload="-genv LD_PRELOAD $library"; fi
     module_shell "module load collshim/$flavour &&
-        command -v collshim-run collbench colltune colltune-export collbench-plot collshim-report-plot &&
+        command -v collshim-run collbench colltune colltune-export collmodel collbench-plot collshim-report-plot &&
         collshim-report-plot -h > /dev/null && echo the report plot runs &&
         echo COLLSHIM_PRELOAD=\$COLLSHIM_PRELOAD && echo PKG_CONFIG_PATH=\$PKG_CONFIG_PATH &&
         collshim-run --dry-run --flavour $flavour $launcher 2 /bin/true && module unload collshim/$flavour &&
@@ -72,6 +72,7 @@ for flavour in "${flavours[@]}"; do
     expect "collshim/$flavour: this flavour's colltune on PATH" grep -Fxq "$bin/colltune" "$tmp/out"
     expect "collshim/$flavour: this flavour's colltune-export on PATH" \
         grep -Fxq "$bin/colltune-export" "$tmp/out"
+    expect "collshim/$flavour: this flavour's collmodel on PATH" grep -Fxq "$bin/collmodel" "$tmp/out"
     expect "collshim/$flavour: COLLSHIM_PRELOAD is the library" grep -Fxq "COLLSHIM_PRELOAD=$library" "$tmp/out"
     expect "collshim/$flavour: PKG_CONFIG_PATH has the prefix's" \
         grep -q "^PKG_CONFIG_PATH=$prefix/lib/pkgconfig" "$tmp/out"
