@@ -31,7 +31,10 @@ prog="$dir/plain_c"
 # and 256 KiB, and it is the link's 0.8 ns a byte (SMPI's TCP model adds a
 # few per cent).
 if [ "$FLAVOUR" = smpi ]; then
-    cat >"$dir/model-far.xml" <<'XML'
+    # A cluster of HOSTS simulated hosts, LATENCY a link, joined as
+    # TOPOLOGY (the cluster's attributes; none: one switch), into FILE.
+    platform() {
+        cat >"$1" <<XML
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
@@ -41,11 +44,13 @@ if [ "$FLAVOUR" = smpi ]; then
     <prop id="smpi/simulate-computation" value="no"/>
   </config>
   <zone id="world" routing="Full">
-    <cluster id="far" prefix="node-" suffix="" radical="0-1" speed="10Gf" core="1"
-             bw="1.25GBps" lat="500us" bb_bw="100GBps" bb_lat="0us"/>
+    <cluster id="c" prefix="node-" suffix="" radical="0-$(($2 - 1))" speed="10Gf" core="1"
+             bw="1.25GBps" lat="$3" bb_bw="100GBps" bb_lat="0us" $4/>
   </zone>
 </platform>
 XML
+    }
+    platform "$dir/model-far.xml" 2 500us
     SMPI_PLATFORM="$dir/model-far.xml" SMPI_PPN=1 mpi_run 2 -- "$TOP_BUILDDIR/collbench" \
         -c allreduce -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-far.csv" >"$log" 2>&1
     expect "model: where 16 KiB are too few bytes, beta_inter comes from larger swaps" \
@@ -56,21 +61,7 @@ XML
     # The groups of nodes (group_nodes and alpha_group in the report) on
     # NP simulated hosts, 10 us a link, joined as the cluster's TOPOLOGY.
     groups_on() {
-        cat >"$dir/model-groups.xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <config>
-    <prop id="smpi/bw-factor" value="0:1.0"/>
-    <prop id="smpi/lat-factor" value="0:1.0"/>
-    <prop id="smpi/simulate-computation" value="no"/>
-  </config>
-  <zone id="world" routing="Full">
-    <cluster id="groups" prefix="node-" suffix="" radical="0-$(($1 - 1))" speed="10Gf" core="1"
-             bw="1.25GBps" lat="10us" bb_bw="100GBps" bb_lat="0us" $2/>
-  </zone>
-</platform>
-XML
+        platform "$dir/model-groups.xml" "$1" 10us "$2"
         SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run "$1" -- "$TOP_BUILDDIR/collbench" \
             -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
         grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1

@@ -97,6 +97,14 @@ static int choose(const struct machine_model *machine, enum coll_id coll, int no
     return choice.alg;
 }
 
+/* The name of the model's choice on `machine` for coll at nodes x 1. */
+static const char *chosen(const struct machine_model *machine, enum coll_id coll, int nodes,
+                          uint64_t bytes)
+{
+    double cost;
+    return registry_table[choose(machine, coll, nodes, 1, bytes, &cost)].name;
+}
+
 /* Latency dominates 8 bytes on 8 nodes: an allreduce in lg 8 = 3 rounds,
  * a barrier in 3 too; not the 2 (p-1) rounds of the ring. */
 START_TEST(latency_bound_calls_take_the_fewest_rounds)
@@ -132,13 +140,14 @@ END_TEST
  * on a tie (Rabenseifner against the composed reduce_scatter + allgatherv
  * that runs its steps; recursive doubling against Bruck's allgather at a
  * power of two, which ends with a rotation). */
-static double cost_of(enum coll_id coll, const char *name, int nodes, uint64_t bytes)
+static double cost_on(const struct machine_model *m, enum coll_id coll, const char *name,
+                      int nodes, uint64_t bytes)
 {
     struct coll_key key = key_of(coll, nodes, 1, bytes);
     struct cost_call c = call_of(&key);
     int row = registry_find(coll, name, strlen(name));
     ck_assert_int_ge(row, 0);
-    return registry_table[row].model(&c, &ethernet);
+    return registry_table[row].model(&c, m);
 }
 
 START_TEST(the_same_messages_with_more_copying_cost_more)
@@ -146,12 +155,12 @@ START_TEST(the_same_messages_with_more_copying_cost_more)
     static const uint64_t sizes[] = {4096, 65536, 1 << 20};
     select_model_set(&ethernet, 1);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        double rabenseifner = cost_of(COLL_allreduce, "rabenseifner", 64, sizes[i]);
-        double composed = cost_of(COLL_allreduce, "reduce_scatter_allgather", 64, sizes[i]);
+        double rabenseifner = cost_on(&ethernet, COLL_allreduce, "rabenseifner", 64, sizes[i]);
+        double composed = cost_on(&ethernet, COLL_allreduce, "reduce_scatter_allgather", 64, sizes[i]);
         ck_assert_msg(rabenseifner < composed, "allreduce %llu B: rabenseifner %g s, composed %g s",
                       (unsigned long long)sizes[i], rabenseifner, composed);
-        double doubling = cost_of(COLL_allgather, "recursive_doubling", 64, sizes[i]);
-        double bruck = cost_of(COLL_allgather, "bruck", 64, sizes[i]);
+        double doubling = cost_on(&ethernet, COLL_allgather, "recursive_doubling", 64, sizes[i]);
+        double bruck = cost_on(&ethernet, COLL_allgather, "bruck", 64, sizes[i]);
         ck_assert_msg(doubling < bruck, "allgather %llu B: recursive_doubling %g s, bruck %g s",
                       (unsigned long long)sizes[i], doubling, bruck);
     }
@@ -220,23 +229,11 @@ START_TEST(a_rendezvous_costs_a_round_trip_more)
     c = call_of(&key);
     ck_assert_double_eq(registry_table[row].model(&c, &mpich_vcluster),
                         registry_table[row].model(&c, &unknown));
-    double cost;
-    ck_assert_str_eq(registry_table[choose(&unknown, COLL_allreduce, 8, 1, 32768, &cost)].name,
-                     "recursive_doubling");
-    ck_assert_str_ne(registry_table[choose(&mpich_vcluster, COLL_allreduce, 8, 1, 32768, &cost)].name,
-                     "recursive_doubling");
+    ck_assert_str_eq(chosen(&unknown, COLL_allreduce, 8, 32768), "recursive_doubling");
+    ck_assert_str_ne(chosen(&mpich_vcluster, COLL_allreduce, 8, 32768), "recursive_doubling");
 }
 END_TEST
 
-static double cost_on(const struct machine_model *m, enum coll_id coll, const char *name,
-                      int nodes, uint64_t bytes)
-{
-    struct coll_key key = key_of(coll, nodes, 1, bytes);
-    struct cost_call c = call_of(&key);
-    int row = registry_find(coll, name, strlen(name));
-    ck_assert_int_ge(row, 0);
-    return registry_table[row].model(&c, m);
-}
 
 /* Between groups of nodes a message takes alpha_group more: a binomial
  * tree's levels at 8, 16 and 32 nodes and recursive doubling's rounds
@@ -267,11 +264,8 @@ START_TEST(groups_of_nodes_price_the_levels_between_them)
         ck_assert_double_eq(cost_on(&fat_tree, rows[i].coll, rows[i].name, 8, bytes),
                             cost_on(&flat, rows[i].coll, rows[i].name, 8, bytes));
     }
-    double cost;
-    ck_assert_str_eq(registry_table[choose(&fat_tree, COLL_reduce, 64, 1, 8, &cost)].name,
-                     "linear");
-    ck_assert_str_eq(registry_table[choose(&fat_tree, COLL_barrier, 64, 1, 0, &cost)].name,
-                     "recursive_doubling");
+    ck_assert_str_eq(chosen(&fat_tree, COLL_reduce, 64, 8), "linear");
+    ck_assert_str_eq(chosen(&fat_tree, COLL_barrier, 64, 0), "recursive_doubling");
 }
 END_TEST
 
