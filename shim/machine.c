@@ -49,8 +49,8 @@
 #define REDUCE_DOUBLES 2048
 #define BURST 8 /* messages in flight at once for the overhead */
 #define FAN 8   /* nodes world rank 0 reaches at once for overhead_lone, at most */
-#define LEVELS 31 /* node distances 1, 2, 4, ... world rank 0 times swaps at */
-#define GROUP_JUMP 1.5 /* a swap between groups of nodes takes this many times one inside */
+#define LEVELS 31 /* node distances 1, 2, 4, ... world rank 0 times round trips at */
+#define GROUP_JUMP 1.5 /* a message between groups of nodes takes this many times one inside */
 #define LEVEL_ROUNDS 2 /* rank 0's rounds of echoes at each node distance: the fastest counts */
 #define LEVEL_BUDGET 1e-3 /* seconds the echoes may take at most, by the lone swap */
 #define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
