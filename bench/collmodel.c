@@ -6,6 +6,7 @@
  * bench/model-summary --set replays a sweep's choices through it. */
 #include "algorithms/model.h"
 #include "algorithms/registry.h"
+#include "select/select.h"
 #include "bench/util.h"
 #include "shim/shim.h"
 
@@ -109,20 +110,19 @@ static struct coll_key key_of(const struct options *o, enum coll_id coll, long l
     return key;
 }
 
-/* One row per algorithm that can run coll at bytes, the model's pick
- * marked. */
-static void predict(FILE *f, const struct options *o, const struct machine_model *m,
-                    enum coll_id coll, long long bytes)
+/* One row per algorithm that can run coll at bytes, the pick marked:
+ * the selection's own model costs and choice (select/model.c), on the
+ * model select_model_set was handed. */
+static void predict(FILE *f, const struct options *o, enum coll_id coll, long long bytes)
 {
     struct coll_key key = key_of(o, coll, bytes);
-    struct cost_call c = {.coll = coll, .p = key.np, .nodes = o->nodes, .ppn = o->ppn,
-                          .block = 1, .equal = 1, .bytes = (double)bytes, .count = key.count};
-    int pick = model_cheapest(&key, &c, m, 0, NULL);
+    struct tune_choice pick = {-1, {0, 0}, NULL, -1};
+    select_model_choose(&key, &pick);
     for (int i = 0; i < registry_count; i++) {
-        double cost = model_row_cost(i, &key, &c, m);
+        double cost = select_model_cost(i, &key);
         if (cost >= 0)
             fprintf(f, "%s,%d,%d,%d,%lld,%s,%.3f,%d\n", coll_name(coll), key.np, o->nodes,
-                    o->ppn, bytes, registry_table[i].name, cost * 1e6, i == pick);
+                    o->ppn, bytes, registry_table[i].name, cost * 1e6, i == pick.alg);
     }
 }
 
@@ -139,6 +139,7 @@ int main(int argc, char **argv)
     }
     m.valid = 1;
     m.ranks_per_core = 1;
+    select_model_set(&m, 1);
     FILE *f = o.out ? fopen(o.out, "w") : stdout;
     if (!f) {
         fprintf(stderr, "collmodel: cannot write %s\n", o.out);
@@ -147,11 +148,11 @@ int main(int argc, char **argv)
     fprintf(f, "coll,np,nodes,ppn,key_bytes,alg,model_us,pick\n");
     for (int i = 0; i < o.ncolls; i++) {
         if (o.colls[i] == COLL_barrier) {
-            predict(f, &o, &m, COLL_barrier, 0);
+            predict(f, &o, COLL_barrier, 0);
             continue;
         }
         for (long long bytes = o.lo; bytes <= o.hi; bytes *= 2)
-            predict(f, &o, &m, o.colls[i], bytes);
+            predict(f, &o, o.colls[i], bytes);
     }
     return f != stdout && fclose(f) ? 1 : 0;
 }
