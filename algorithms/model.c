@@ -276,22 +276,49 @@ double model_row_cost(int row, const struct coll_key *key, const struct cost_cal
     return model(c, m);
 }
 
+/* The windows are tried smallest first and a window wins only where it
+ * is cheaper, so a tie keeps fewer requests in flight. */
+double model_cheapest_window(int row, const struct coll_key *key, const struct cost_call *c,
+                             const struct machine_model *m, int *outstanding)
+{
+    struct cost_call windowed = *c;
+    windowed.outstanding = 0;
+    double best = model_row_cost(row, key, &windowed, m);
+    *outstanding = 0;
+    if (best < 0 || !(registry_table[row].restrictions & ALG_TAKES_WINDOW))
+        return best;
+    for (int k = 2; k < 2 * (c->p - 1); k *= 2) {
+        windowed.outstanding = min_int(k, c->p - 1);
+        double predicted = model_row_cost(row, key, &windowed, m);
+        if (predicted >= 0 && predicted < best) {
+            best = predicted;
+            *outstanding = windowed.outstanding;
+        }
+    }
+    return best;
+}
+
 int model_cheapest(const struct coll_key *key, const struct cost_call *c,
-                   const struct machine_model *m, int steps_only, double *cost)
+                   const struct machine_model *m, int steps_only, double *cost,
+                   struct coll_params *params)
 {
     double best = COST_UNKNOWN;
-    int row = -1;
+    int row = -1, best_window = 0;
     for (int i = 0; i < registry_count; i++) {
         if (steps_only && (registry_table[i].restrictions & ALG_NEEDS_NODES))
             continue;
-        double predicted = model_row_cost(i, key, c, m);
+        int window;
+        double predicted = model_cheapest_window(i, key, c, m, &window);
         if (predicted >= 0 && (best < 0 || predicted < best)) {
             best = predicted;
             row = i;
+            best_window = window;
         }
     }
     if (cost)
         *cost = best;
+    if (params)
+        *params = (struct coll_params){.seg = 0, .outstanding = best_window};
     return row;
 }
 
@@ -299,7 +326,7 @@ double model_best_step(const struct cost_call *c, const struct machine_model *m)
 {
     struct coll_key key = step_key(c);
     double best;
-    model_cheapest(&key, c, m, 1, &best);
+    model_cheapest(&key, c, m, 1, &best, NULL);
     return best;
 }
 

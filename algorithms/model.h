@@ -62,6 +62,7 @@ struct cost_call {
                      reduce_scatter_block and an alltoall (n) */
     int64_t count; /* elements of a reduction's vector (its n / type size) */
     int seg;       /* segment size of a segmented algorithm (0: its default) */
+    int outstanding; /* requests in flight of a windowed one (0: its default) */
 };
 
 /* No prediction: the algorithm cannot run the call, or has no model. */
@@ -205,9 +206,17 @@ double model_row_cost(int row, const struct coll_key *key, const struct cost_cal
                       const struct machine_model *m);
 /* The registry row of collective key->coll that runs key and is predicted
  * cheapest on call c, or -1; its cost in *cost (if not NULL), else
- * COST_UNKNOWN. steps_only: leave out the node-aware rows, as for a step. */
+ * COST_UNKNOWN, and its parameters in *params (if not NULL): the window
+ * of a windowed row (ALG_TAKES_WINDOW) is the cheapest of its default,
+ * 2, 4, 8, ... and p - 1 (model_cheapest_window). steps_only: leave out
+ * the node-aware rows, as for a step. */
 int model_cheapest(const struct coll_key *key, const struct cost_call *c,
-                   const struct machine_model *m, int steps_only, double *cost);
+                   const struct machine_model *m, int steps_only, double *cost,
+                   struct coll_params *params);
+/* Row `row`'s predicted cost at its cheapest window (model_row_cost for a
+ * row that takes none), the window in *outstanding (0: the default). */
+double model_cheapest_window(int row, const struct coll_key *key, const struct cost_call *c,
+                             const struct machine_model *m, int *outstanding);
 
 /* ceil(log_radix x) for x >= 1; 0 for x <= 1. */
 int model_log(int radix, int x);

@@ -175,7 +175,7 @@
       "Cost = (p-1) alpha + ((p-1)/p) n beta", \
       "p-1 sendrecv steps, rank+-s or XOR partners for pow2 p; large blocks") \
     X(alltoall, scattered, MODELLED, ALG_NO_IN_PLACE | ALG_TAKES_WINDOW,                                       \
-      "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8)", \
+      "Cost = ceil((p-1)/k) alpha + ((p-1)/p) n beta, k = outstanding (default 8; the model chooses it)", \
       "all isend/irecv posted, k pairs in flight per window; medium blocks") \
     X(alltoall, inplace, MODELLED, ALG_NEEDS_IN_PLACE,                                       \
       "Cost = (p - 1 + p mod 2) alpha + ((p-1)/p) n beta (+ ((p-1)/p) n local copy)", \

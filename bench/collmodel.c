@@ -112,17 +112,22 @@ static struct coll_key key_of(const struct options *o, enum coll_id coll, long l
 
 /* One row per algorithm that can run coll at bytes, the pick marked:
  * the selection's own model costs and choice (select/model.c), on the
- * model select_model_set was handed. */
+ * model select_model_set was handed. A windowed algorithm is named with
+ * the window it is priced at, as collbench names such an arm. */
 static void predict(FILE *f, const struct options *o, enum coll_id coll, long long bytes)
 {
     struct coll_key key = key_of(o, coll, bytes);
     struct tune_choice pick = {-1, {0, 0}, NULL, -1};
     select_model_choose(&key, &pick);
     for (int i = 0; i < registry_count; i++) {
-        double cost = select_model_cost(i, &key);
+        int window;
+        double cost = select_model_cost(i, &key, &window);
+        char name[64];
+        snprintf(name, sizeof name, window ? "%s:outstanding=%d" : "%s", registry_table[i].name,
+                 window);
         if (cost >= 0)
             fprintf(f, "%s,%d,%d,%d,%lld,%s,%.3f,%d\n", coll_name(coll), key.np, o->nodes,
-                    o->ppn, bytes, registry_table[i].name, cost * 1e6, i == pick.alg);
+                    o->ppn, bytes, name, cost * 1e6, i == pick.alg);
     }
 }
 

@@ -88,17 +88,20 @@ static void verbose_line(const struct coll_args *a, int alg, int source, const s
         seen[nseen].np = a->size;
         seen[nseen].nodes = a->shape.nodes;
         seen[nseen++].alg = alg;
+        char window[32] = "";
+        if (a->params.outstanding)
+            snprintf(window, sizeof window, ":outstanding=%d", a->params.outstanding);
         if (a->remote_size) /* no node shape on an intercommunicator */
-            fprintf(stderr, "collshim: %s inter np=%d remote=%d bytes=%llu -> %s (%s)\n",
-                    coll_name(a->coll), a->size, a->remote_size,
-                    (unsigned long long)a->bytes, registry_table[alg].name, source_name(source));
+            fprintf(stderr, "collshim: %s inter np=%d remote=%d bytes=%llu -> %s%s (%s)\n",
+                    coll_name(a->coll), a->size, a->remote_size, (unsigned long long)a->bytes,
+                    registry_table[alg].name, window, source_name(source));
         else
-            fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s%s -> %s (%s)\n",
+            fprintf(stderr, "collshim: %s np=%d bytes=%llu nodes=%d ppn=%d%s%s%s -> %s%s (%s)\n",
                     coll_name(a->coll), a->size, (unsigned long long)a->bytes, a->shape.nodes,
                     a->shape.ppn, a->shape.equal ? "" : " unequal",
                     a->shape.block ? "" : " interleaved",
                     a->shape.ranks_per_core > 1 ? " oversubscribed" : "", registry_table[alg].name,
-                    source_name(source));
+                    window, source_name(source));
         if (choose_settings.explain)
             explain_walk(key);
     }

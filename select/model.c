@@ -24,6 +24,7 @@ static unsigned long evaluations;          /* choices computed, not remembered *
 static SHIM_TLS struct model_choice {
     struct coll_key key;
     int alg;
+    struct coll_params params;
     unsigned long generation;
 } remembered[MODEL_REMEMBERED];
 
@@ -58,18 +59,23 @@ static int model_covers(const struct coll_key *key)
            (key->bytes > 0 || key->coll == COLL_barrier);
 }
 
-double select_model_cost(int alg, const struct coll_key *key)
+double select_model_cost(int alg, const struct coll_key *key, int *outstanding)
 {
     struct cost_call c = cost_call_of(key);
-    return model_covers(key) ? model_row_cost(alg, key, &c, &model) : COST_UNKNOWN;
+    int window = 0;
+    double cost = model_covers(key) ? model_cheapest_window(alg, key, &c, &model, &window)
+                                    : COST_UNKNOWN;
+    if (outstanding)
+        *outstanding = window;
+    return cost;
 }
 
-/* The row of least predicted cost for key, or -1. */
-static int cheapest_row(const struct coll_key *key)
+/* The row of least predicted cost for key, or -1, and its parameters. */
+static int cheapest_row(const struct coll_key *key, struct coll_params *params)
 {
     struct cost_call c = cost_call_of(key);
     __atomic_fetch_add(&evaluations, 1, __ATOMIC_RELAXED);
-    return model_cheapest(key, &c, &model, 0, NULL);
+    return model_cheapest(key, &c, &model, 0, NULL, params);
 }
 
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
@@ -79,14 +85,14 @@ int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
     unsigned long generation = __atomic_load_n(&model_generation, __ATOMIC_ACQUIRE);
     struct model_choice *slot = &remembered[coll_key_hash(key) % MODEL_REMEMBERED];
     if (slot->generation != generation || memcmp(&slot->key, key, sizeof *key)) {
-        slot->alg = cheapest_row(key);
+        slot->alg = cheapest_row(key, &slot->params);
         slot->key = *key;
         slot->generation = generation;
     }
     if (slot->alg < 0)
         return 0;
     choice->alg = slot->alg;
-    choice->params = (struct coll_params){0, 0};
+    choice->params = slot->params;
     choice->rule = NULL;
     choice->table = SELECT_BY_MODEL;
     return 1;
@@ -101,10 +107,15 @@ void select_model_explain(const struct coll_key *key, char *buf, size_t len)
     struct cost_call c = cost_call_of(key);
     used += (size_t)snprintf(buf, len, "model, predicted us:");
     for (int i = 0; i < registry_count && used < len; i++) {
-        double cost = model_row_cost(i, key, &c, &model);
-        if (cost >= 0)
-            used += (size_t)snprintf(buf + used, len - used, " %s %.1f", registry_table[i].name,
-                                     cost * 1e6);
+        int window;
+        double cost = model_cheapest_window(i, key, &c, &model, &window);
+        if (cost < 0)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, " %s", registry_table[i].name);
+        if (window && used < len)
+            used += (size_t)snprintf(buf + used, len - used, ":outstanding=%d", window);
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, " %.1f", cost * 1e6);
     }
     if (used < len)
         snprintf(buf + used, len - used, "\n");

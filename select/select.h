@@ -66,8 +66,10 @@ void select_model_set(const struct machine_model *m, int everywhere);
  * rank per node unless everywhere; known bytes); else 0. */
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice);
 /* The predicted seconds of registry row alg for key where the model
- * covers it and the row can run it, else COST_UNKNOWN (-1). */
-double select_model_cost(int alg, const struct coll_key *key);
+ * covers it and the row can run it, else COST_UNKNOWN (-1); a windowed
+ * row is priced at its cheapest window, the one the model would run it
+ * with, which goes to *outstanding (if not NULL; 0: the default). */
+double select_model_cost(int alg, const struct coll_key *key, int *outstanding);
 /* COLLSHIM_EXPLAIN: the predicted cost of each candidate, one line ("" if
  * the model does not cover key). */
 void select_model_explain(const struct coll_key *key, char *buf, size_t len);

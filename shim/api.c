@@ -108,7 +108,7 @@ EXPORT double collshim_model_predict(MPI_Comm comm, const char *coll, const char
     struct coll_key key = {.coll = registry_table[i].coll, .np = a.size, .bytes = bytes,
                            .count = count, .commutative = 1, .predefined_op = 1,
                            .shape = a.shape};
-    return select_model_cost(i, &key);
+    return select_model_cost(i, &key, NULL);
 }
 
 EXPORT void collshim_bypass(int on) { __atomic_store_n(&shim_bypass, on, __ATOMIC_RELAXED); }

@@ -23,18 +23,17 @@
 #include "algorithms/common/alltoall_core.h"
 #include "algorithms/model.h"
 
-/* Windows of w = ALLTOALL_CORE_DEFAULT_OUTSTANDING shifts (the cost has no
- * outstanding=): a window's w blocks leave back to back, as one message of
- * w blocks to its farthest distance. */
+/* Windows of w = c->outstanding shifts (0: ALLTOALL_CORE_DEFAULT_OUTSTANDING):
+ * a window's w blocks leave back to back, as one message of w blocks to
+ * its farthest distance. */
 double alltoall_scattered_cost(const struct cost_call *c, const struct machine_model *m)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
+    int window = c->outstanding > 0 ? c->outstanding : ALLTOALL_CORE_DEFAULT_OUTSTANDING;
     double block = c->bytes / c->p, cost = 0;
-    for (int first = 1; first < c->p; first += ALLTOALL_CORE_DEFAULT_OUTSTANDING) {
-        int last = first + ALLTOALL_CORE_DEFAULT_OUTSTANDING < c->p
-                       ? first + ALLTOALL_CORE_DEFAULT_OUTSTANDING
-                       : c->p;
+    for (int first = 1; first < c->p; first += window) {
+        int last = first + window < c->p ? first + window : c->p;
         cost += model_burst(c, m, block, last - first, last - 1);
     }
     return cost;

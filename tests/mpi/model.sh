@@ -15,7 +15,8 @@
 # - under SMPI, where a 16 KiB swap's bytes take too little of its latency,
 #   beta_inter comes from swaps of 64 and 256 KiB and matches the link;
 #   hosts behind two leaf switches stand in two groups of nodes, hosts
-#   behind one or on a torus in one;
+#   behind one or on a torus in one; the model chooses scattered
+#   alltoall's window;
 # - the eager probe finds the largest of 4, 16, 32 and 64 KiB that goes
 #   eagerly between the nodes, at two nodes and at four (where rank 0's
 #   pair leaves it to the others); a file may set the limit or leave it out.
@@ -77,7 +78,15 @@ XML
     expect "model: one switch is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
     groups=$(groups_on 16 'topology="TORUS" topo_parameters="4,4"')
     expect "model: a torus is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
-    rm -f "$log" "$dir"/model-far.* "$dir"/model-groups.*
+    # The model chooses the window of scattered alltoall: on 16 hosts of
+    # one switch, every exchange at once (results/model.md, windows).
+    platform "$dir/model-window.xml" 16 10us
+    SMPI_PLATFORM="$dir/model-window.xml" SMPI_PPN=1 mpi_run 16 COLLSHIM_VERBOSE=1 -- \
+        "$TOP_BUILDDIR/collbench" -c alltoall -m 64k:64k -a auto -i 1:1 -t 0 -w 1 -M 0 -q \
+        -o "$dir/model-window.csv" >"$log" 2>&1
+    expect "model: alltoall of 64 KiB blocks on 16 hosts runs every exchange at once" \
+        grep -Eq "collshim: alltoall np=16 .* -> scattered:outstanding=15 \(model\)" "$log"
+    rm -f "$log" "$dir"/model-far.* "$dir"/model-groups.* "$dir"/model-window.*
     echo "skip the rest: SMPI runs the program without LD_PRELOAD, and a host has 16 ranks here"
     finish model
     exit
