@@ -28,10 +28,11 @@
  *   largest of 4, 16 and 32 KiB that leaves before its receive is posted
  *   (eager_inter: probe_eager);
  * - each rank reduces 16 KiB of doubles (gamma).
- * Each swap is timed alone and a rank keeps the median of its swaps (the
- * faster of its fans); one allgather then gives every rank every rank's
+ * Each swap is timed alone and a rank keeps the median of its swaps; one
+ * allgather then gives every rank every rank's
  * values, and each field is their median, the same on every rank, so all
- * ranks choose alike. A warm-up swap first opens the connections. */
+ * ranks choose alike. A warm-up swap first opens the connections (the
+ * pair's of 16 KiB, which also opens TCP's window for the timed one). */
 #include "shim/shim.h"
 #include "algorithms/model.h"
 #include "algorithms/compose/node.h"
@@ -53,7 +54,6 @@
 #define GROUP_JUMP 1.5 /* a message between groups of nodes takes this many times one inside */
 #define LEVEL_ROUNDS 2 /* rank 0's rounds of echoes at each node distance: the fastest counts */
 #define LEVEL_BUDGET 1e-3 /* seconds the echoes may take at most, by the lone swap */
-#define FAN_TIMED 2 /* rank 0's fans after a warm-up one: the faster counts */
 #define BETA_SHARE 0.1 /* a swap's bytes take at least this share of its latency */
 #define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
 #define HALF (4 * REFINE_BYTES) /* buf: what a rank sends, then from HALF on, what it receives */
@@ -192,10 +192,10 @@ static double per_byte(double small, int small_bytes, double large, int large_by
     return large > small ? (large - small) / (large_bytes - small_bytes) : 0;
 }
 
-/* Between this rank and partner: alpha and per-byte time, out[0..1]. */
+/* Between this rank and partner: alpha and per-byte time, out[0..1],
+ * after one swap of `bytes` that opens the connection. */
 static void measure_pair(int partner, char *buf, int bytes, int reps, double out[2])
 {
-    swap_time(partner, buf, SMALL_BYTES, 1);
     swap_time(partner, buf, bytes, 1);
     double small = swap_time(partner, buf, SMALL_BYTES, reps);
     double large = swap_time(partner, buf, bytes, reps > 2 ? reps / 2 : 1);
@@ -436,14 +436,14 @@ static void find_groups(const double *latency, int levels, struct machine_model 
 
 /* A first rank of node 2^i (level_index i) with world rank 0: the
  * warm-up swap, whose message from rank 0 says how many rounds of echoes
- * follow; the fan's timed swaps (i < FAN); then the echoes. */
+ * follow; the fan's timed swap (i < FAN); then the echoes. */
 static void serve_root(int level_index, char *buf)
 {
     swap_time(0, buf, SMALL_BYTES, 1);
     int rounds;
     memcpy(&rounds, buf + HALF, sizeof rounds);
     if (level_index < FAN)
-        swap_time(0, buf, SMALL_BYTES, FAN_TIMED);
+        swap_time(0, buf, SMALL_BYTES, 1);
     for (int round = 0; round < rounds; round++)
         echo(0, buf);
 }
@@ -462,9 +462,7 @@ static void warm_up_levels(const struct partners *who, char *buf, int rounds)
 }
 
 /* World rank 0 as the root of trees (while the others wait in the
- * agreement): the warm-up; the fastest of FAN_TIMED fans (a partner
- * descheduled in a fan adds its wait, not a message's cost); then the
- * echoes at each node distance (measure_levels), hence the groups. Each
+ * agreement): the warm-up; one timed fan; then the echoes at each node distance (measure_levels), hence the groups. Each
  * partner of a fan beyond the first costs (fan - its slowest swap) /
  * (fans - 1), a message each way, and a flat tree's message goes one way
  * (FAN_MESSAGES_PER_PARTNER). The slowest swap is the lone one, and more
@@ -481,10 +479,6 @@ static void measure_root(const struct partners *who, char *buf, struct machine_m
     int rounds = level_rounds(who->levels, mine->alpha_lone);
     warm_up_levels(who, buf, rounds);
     double fan = fan_time(who->level, who->fans, buf);
-    for (int round = 1; round < FAN_TIMED; round++) {
-        double t = fan_time(who->level, who->fans, buf);
-        fan = t < fan ? t : fan;
-    }
     measure_levels(who, buf, rounds, latency);
     if (rounds)
         find_groups(latency, who->levels, mine);
