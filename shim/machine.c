@@ -29,10 +29,10 @@
  *   (eager_inter: probe_eager);
  * - each rank reduces 16 KiB of doubles (gamma).
  * Each swap is timed alone and a rank keeps the median of its swaps; one
- * allgather then gives every rank every rank's
- * values, and each field is their median, the same on every rank, so all
- * ranks choose alike. A warm-up swap first opens the connections (the
- * pair's of 16 KiB, which also opens TCP's window for the timed one). */
+ * allgather then gives every rank every rank's values, and each field is
+ * their median, the same on every rank, so all ranks choose alike. A
+ * warm-up swap first opens the connections (the pair's of 16 KiB, which
+ * also opens TCP's window for the timed one). */
 #include "shim/shim.h"
 #include "algorithms/model.h"
 #include "algorithms/compose/node.h"
@@ -462,11 +462,13 @@ static void warm_up_levels(const struct partners *who, char *buf, int rounds)
 }
 
 /* World rank 0 as the root of trees (while the others wait in the
- * agreement): the warm-up; one timed fan; then the echoes at each node distance (measure_levels), hence the groups. Each
- * partner of a fan beyond the first costs (fan - its slowest swap) /
- * (fans - 1), a message each way, and a flat tree's message goes one way
+ * agreement): the warm-up; one timed fan; then the echoes at each node
+ * distance (measure_levels), hence the groups. Each partner of a fan
+ * beyond the first costs (fan - its slowest swap) / (fans - 1), a message
+ * each way, and a flat tree's message goes one way
  * (FAN_MESSAGES_PER_PARTNER). The slowest swap is the lone one, and more
- * between groups. */
+ * between groups; a partner descheduled in the fan adds its wait, which
+ * the agreement caps at the busy overhead (lone_at_most). */
 static void measure_root(const struct partners *who, char *buf, struct machine_model *mine)
 {
     if (who->level_index >= 0) {
