@@ -62,7 +62,8 @@ int collshim_machine_model(char *buf, int len);
 
 /* The model's predicted seconds for one call of algorithm `name` of coll
  * on comm, of `bytes` selection bytes (README, "message size") and
- * `count` elements (reductions), commutative predefined op; -1 when the
+ * `count` elements (reductions), commutative predefined op, at the window
+ * the model would run a windowed algorithm with; -1 when the
  * model has no prediction (no model, no cost for that algorithm, a
  * restriction forbids the call, an intercommunicator, a communicator
  * that has had no collective yet). Never communicates. */
