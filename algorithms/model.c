@@ -287,9 +287,10 @@ double model_cheapest_window(int row, const struct coll_key *key, const struct c
     *outstanding = 0;
     if (best < 0 || !(registry_table[row].restrictions & ALG_TAKES_WINDOW))
         return best;
+    coll_cost_fn cost = model_of(row); /* the row runs key: checked once above */
     for (int k = 2; k < 2 * (c->p - 1); k *= 2) {
         windowed.outstanding = min_int(k, c->p - 1);
-        double predicted = model_row_cost(row, key, &windowed, m);
+        double predicted = cost(&windowed, m);
         if (predicted >= 0 && predicted < best) {
             best = predicted;
             *outstanding = windowed.outstanding;

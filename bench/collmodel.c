@@ -122,12 +122,11 @@ static void predict(FILE *f, const struct options *o, enum coll_id coll, long lo
     for (int i = 0; i < registry_count; i++) {
         int window;
         double cost = select_model_cost(i, &key, &window);
-        char name[64];
-        snprintf(name, sizeof name, window ? "%s:outstanding=%d" : "%s", registry_table[i].name,
-                 window);
+        char named[32];
         if (cost >= 0)
-            fprintf(f, "%s,%d,%d,%d,%lld,%s,%.3f,%d\n", coll_name(coll), key.np, o->nodes,
-                    o->ppn, bytes, name, cost * 1e6, i == pick.alg);
+            fprintf(f, "%s,%d,%d,%d,%lld,%s%s,%.3f,%d\n", coll_name(coll), key.np, o->nodes,
+                    o->ppn, bytes, registry_table[i].name,
+                    select_window_name(window, named, sizeof named), cost * 1e6, i == pick.alg);
     }
 }
 

@@ -88,9 +88,8 @@ static void verbose_line(const struct coll_args *a, int alg, int source, const s
         seen[nseen].np = a->size;
         seen[nseen].nodes = a->shape.nodes;
         seen[nseen++].alg = alg;
-        char window[32] = "";
-        if (a->params.outstanding)
-            snprintf(window, sizeof window, ":outstanding=%d", a->params.outstanding);
+        char window[32];
+        select_window_name(a->params.outstanding, window, sizeof window);
         if (a->remote_size) /* no node shape on an intercommunicator */
             fprintf(stderr, "collshim: %s inter np=%d remote=%d bytes=%llu -> %s%s (%s)\n",
                     coll_name(a->coll), a->size, a->remote_size, (unsigned long long)a->bytes,

@@ -252,8 +252,7 @@ static void tried_names(const struct learn_entry *e, char *buf, size_t len)
         char seg[24] = "", window[24] = "";
         if (e->cand_seg[i])
             tune_format_bytes(e->cand_seg[i], seg, sizeof seg);
-        if (e->cand_window[i])
-            snprintf(window, sizeof window, ":outstanding=%d", e->cand_window[i]);
+        select_window_name(e->cand_window[i], window, sizeof window);
         used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s%s", i ? "," : "",
                                  registry_table[e->cand_alg[i]].name, *seg ? ":seg=" : "", seg,
                                  window);

@@ -98,6 +98,15 @@ int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
     return 1;
 }
 
+const char *select_window_name(int outstanding, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (outstanding)
+        snprintf(buf, len, ":outstanding=%d", outstanding);
+    return buf;
+}
+
 void select_model_explain(const struct coll_key *key, char *buf, size_t len)
 {
     size_t used = 0;
@@ -108,14 +117,11 @@ void select_model_explain(const struct coll_key *key, char *buf, size_t len)
     used += (size_t)snprintf(buf, len, "model, predicted us:");
     for (int i = 0; i < registry_count && used < len; i++) {
         int window;
+        char named[32];
         double cost = model_cheapest_window(i, key, &c, &model, &window);
-        if (cost < 0)
-            continue;
-        used += (size_t)snprintf(buf + used, len - used, " %s", registry_table[i].name);
-        if (window && used < len)
-            used += (size_t)snprintf(buf + used, len - used, ":outstanding=%d", window);
-        if (used < len)
-            used += (size_t)snprintf(buf + used, len - used, " %.1f", cost * 1e6);
+        if (cost >= 0)
+            used += (size_t)snprintf(buf + used, len - used, " %s%s %.1f", registry_table[i].name,
+                                     select_window_name(window, named, sizeof named), cost * 1e6);
     }
     if (used < len)
         snprintf(buf + used, len - used, "\n");

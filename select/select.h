@@ -70,6 +70,9 @@ int select_model_choose(const struct coll_key *key, struct tune_choice *choice);
  * row is priced at its cheapest window, the one the model would run it
  * with, which goes to *outstanding (if not NULL; 0: the default). */
 double select_model_cost(int alg, const struct coll_key *key, int *outstanding);
+/* ":outstanding=N" for a window of N, "" for 0 (the default): how a rule,
+ * a collbench arm and every report name a windowed algorithm's window. */
+const char *select_window_name(int outstanding, char *buf, size_t len);
 /* COLLSHIM_EXPLAIN: the predicted cost of each candidate, one line ("" if
  * the model does not cover key). */
 void select_model_explain(const struct coll_key *key, char *buf, size_t len);
