@@ -58,13 +58,46 @@ static double group_latency(const struct cost_call *c, const struct machine_mode
     return m->alpha_group;
 }
 
+/* The mean of the measured per-byte factors of node distances
+ * (m->beta_distance), 1 where none is measured. */
+static double mean_distance_share(const struct machine_model *m)
+{
+    double sum = 0;
+    for (int i = 0; i < m->distances; i++)
+        sum += m->beta_distance[i];
+    return m->distances > 0 ? sum / m->distances : 1;
+}
+
+/* The per-byte factor of a round in which every rank's message goes
+ * `distance` ranks away (m->beta_distance): on equal nodes in block
+ * order, the measured one of node distance distance / k where that is a
+ * power of two (a boundary between neighbouring nodes: 1); elsewhere
+ * (another distance, another order, a burst to many distances at once)
+ * the mean of those measured, as a pairwise exchange's rounds pass
+ * through every distance. 1 where none is measured. */
+static double distance_share(const struct cost_call *c, const struct machine_model *m,
+                             int distance)
+{
+    if (m->distances <= 0)
+        return 1;
+    if (!c->block || !c->equal || distance <= 0)
+        return mean_distance_share(m);
+    int nodes_apart = distance / c->ppn > 1 ? distance / c->ppn : 1;
+    int level = model_log(2, nodes_apart);
+    if (nodes_apart != 1 << level || level >= m->distances)
+        return mean_distance_share(m);
+    return m->beta_distance[level];
+}
+
 /* One message of `bytes` inside a node, or across with `senders` ranks of
- * the node sharing its link. */
-static double message(const struct machine_model *m, double bytes, int across, int senders)
+ * the node sharing its link, its per-byte time `share` times that of
+ * the nearest node's (distance_share). */
+static double message(const struct machine_model *m, double bytes, int across, int senders,
+                      double share)
 {
     if (!across)
         return m->alpha_intra + bytes * m->beta_intra;
-    return m->alpha_inter + bytes * m->beta_inter * (senders > 1 ? senders : 1);
+    return m->alpha_inter + bytes * m->beta_inter * (senders > 1 ? senders : 1) * share;
 }
 
 /* A rendezvous's handshake: a message of `bytes` between nodes above the
@@ -80,7 +113,8 @@ double model_shift(const struct cost_call *c, const struct machine_model *m, dou
                    int distance)
 {
     int across = model_crosses(c, distance);
-    return message(m, bytes, across, c->block ? min_int(distance, c->ppn) : c->ppn) +
+    return message(m, bytes, across, c->block ? min_int(distance, c->ppn) : c->ppn,
+                   distance_share(c, m, distance)) +
            (across ? group_latency(c, m, distance, 0) : 0) + handshake(m, bytes, across);
 }
 
@@ -88,7 +122,7 @@ double model_exchange(const struct cost_call *c, const struct machine_model *m, 
                       int distance)
 {
     int across = pair_crosses(c, distance);
-    return message(m, bytes, across, min_int(distance, c->ppn)) +
+    return message(m, bytes, across, min_int(distance, c->ppn), distance_share(c, m, distance)) +
            (across ? group_latency(c, m, distance, 1) : 0) + handshake(m, bytes, across);
 }
 
@@ -109,7 +143,8 @@ double model_burst(const struct cost_call *c, const struct machine_model *m, dou
 {
     int across = model_crosses(c, distance);
     messages = messages > 1 ? messages : 1;
-    return message(m, messages * bytes, across, c->ppn) + (messages - 1) * m->overhead +
+    return message(m, messages * bytes, across, c->ppn, distance_share(c, m, 0)) +
+           (messages - 1) * m->overhead +
            (across ? group_latency(c, m, distance, 0) : 0) + handshake(m, bytes, across);
 }
 

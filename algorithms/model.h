@@ -20,6 +20,9 @@
 
 #include "algorithms/coll.h"
 
+/* Node distances 1, 2, 4, ... the model can know a per-byte time at. */
+#define MODEL_DISTANCES 16
+
 /* What the costs depend on, measured at run time on the job's own ranks
  * (shim/machine.c) or read from a file. Times in seconds. */
 struct machine_model {
@@ -45,6 +48,13 @@ struct machine_model {
     double group_nodes; /* nodes behind one switch: aligned runs of this many
                            consecutive nodes, a power of two; 0: one group */
     double alpha_group; /* seconds more per message between nodes of two groups */
+    /* Per byte between nodes 2^i apart (i < distances) while every node
+       exchanges with the one 2^i away at once, in units of beta_inter (the
+       nearest's, 1): the links such exchanges share. A torus's farther
+       nodes are more links away, and their messages share links; a
+       non-blocking switch's are all 1. distances 0: not measured (1). */
+    double beta_distance[MODEL_DISTANCES];
+    int distances;
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
 };

@@ -27,7 +27,10 @@
  * - between the paired nodes (but rank 0's, where there are others), the
  *   largest of 4, 16 and 32 KiB that leaves before its receive is posted
  *   (eager_inter: probe_eager);
- * - each rank reduces 16 KiB of doubles (gamma).
+ * - each rank reduces 16 KiB of doubles (gamma);
+ * - once agreed, where it is cheap (distance_levels), the first rank of
+ *   each node swaps 128 KiB with the first of the node 1, 2, 4, ... away,
+ *   every node at once (beta_distance: the links those exchanges share).
  * Each swap is timed alone and a rank keeps the median of its swaps; one
  * allgather then gives every rank every rank's values, and each field is
  * their median, the same on every rank, so all ranks choose alike. A
@@ -57,6 +60,8 @@
 #define BETA_SHARE 0.1 /* a swap's bytes take at least this share of its latency */
 #define REFINE_BYTES (64 * 1024) /* beta_inter's second try: swaps of this and 4 times it */
 #define HALF (4 * REFINE_BYTES) /* buf: what a rank sends, then from HALF on, what it receives */
+#define DISTANCE_BYTES (128 * 1024) /* the swap at each node distance (beta_distance) */
+#define SHARE_NOISE 1.1 /* a distance's per-byte time within this of the nearest's is the same */
 
 /* A rendezvous's round trip, in latencies: the request to send and the
  * answer that the receive is posted, before the bytes (Open MPI's and
@@ -640,6 +645,92 @@ static int refine_beta(const struct partners *who, char *buf, double *all, int r
     return MPI_SUCCESS;
 }
 
+/* ---- per-byte time by node distance (beta_distance) ---- */
+
+/* The node distances 1, 2, 4, ... below the job's nodes that the ranks
+ * time a swap at, or 0 where they do not: fewer than 4 nodes; a swap's
+ * DISTANCE_BYTES take less than its latency, so latency's noise would
+ * swamp them; or the swaps would take over LEVEL_BUDGET by the agreed
+ * model (on the virtual cluster, 8 nodes at 1 Gbit/s, a 128 KiB swap
+ * takes about 1 ms; where a message takes 1-2 us, as on SMPI's
+ * platforms, 64 nodes take 0.1-0.5 ms). Every rank decides alike. */
+static int distance_levels(const struct node_layout *L)
+{
+    int levels = model_log(2, L->shape.nodes);
+    double bytes = DISTANCE_BYTES * machine.beta_inter;
+    double swap = 2 * machine.alpha_inter + machine.handshake + bytes;
+    if (levels < 2 || bytes < machine.alpha_inter || levels * swap > LEVEL_BUDGET)
+        return 0;
+    return levels < MODEL_DISTANCES ? levels : MODEL_DISTANCES;
+}
+
+/* The first rank of each node swaps DISTANCE_BYTES with the first rank
+ * of the node 2^i away, for each level i in turn, every node at once, as
+ * in a recursive doubling's rounds: times[i], or -1 where it has no such
+ * partner (and on the other ranks, which wait). An 8-byte swap first
+ * opens the connection and starts both partners together. */
+static void time_distances(const struct node_layout *L, int rank, char *buf, int levels,
+                           double *times)
+{
+    int node = L->node_of[rank];
+    for (int i = 0; i < levels; i++) {
+        int partner_node = node ^ (1 << i);
+        times[i] = -1;
+        if (L->index_in_node[rank] != 0 || partner_node >= L->shape.nodes)
+            continue;
+        int partner = rank_at(L, partner_node, 0);
+        swap_time(partner, buf, SMALL_BYTES, 1);
+        times[i] = swap_time(partner, buf, DISTANCE_BYTES, 1);
+    }
+}
+
+/* The latency part of a DISTANCE_BYTES swap 2^level nodes apart in the
+ * agreed model: a message, a rendezvous's handshake, and the step
+ * between groups of nodes where it crosses one. */
+static double distance_latency(int level)
+{
+    int between_groups = machine.group_nodes > 0 && (double)(1LL << level) >= machine.group_nodes;
+    int rendezvous = machine.eager_inter > 0 && DISTANCE_BYTES > machine.eager_inter;
+    return machine.alpha_inter + (rendezvous ? machine.handshake : 0) +
+           (between_groups ? machine.alpha_group : 0);
+}
+
+/* beta_distance from the median over ranks of each level's swap (all:
+ * size rows of `levels`, then a scratch column): its bytes' time, the
+ * latency taken off, over the nearest distance's; within SHARE_NOISE of
+ * it, 1. None where the nearest's bytes took no time. */
+static void agree_distances(const double *all, int size, int levels, double *scratch)
+{
+    double nearest = median_over_ranks(all, size, levels, 0, scratch) - distance_latency(0);
+    if (nearest <= 0)
+        return;
+    for (int i = 0; i < levels; i++) {
+        double bytes = median_over_ranks(all, size, levels, i, scratch) - distance_latency(i);
+        double share = bytes / nearest;
+        machine.beta_distance[i] = share < SHARE_NOISE ? 1 : share;
+    }
+    machine.distances = levels;
+}
+
+/* Where distance_levels, every node's first rank times its swaps, and
+ * every rank agrees on beta_distance. */
+static int measure_distances(const struct node_layout *L, int rank, int size, char *buf)
+{
+    int levels = distance_levels(L);
+    if (!levels)
+        return MPI_SUCCESS;
+    double *all = malloc((size_t)size * (levels + 1) * sizeof *all); /* and a scratch column */
+    if (!all)
+        return MPI_ERR_NO_MEM;
+    time_distances(L, rank, buf, levels, all + (size_t)rank * levels);
+    int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, levels, MPI_DOUBLE,
+                               MPI_COMM_WORLD);
+    if (!err)
+        agree_distances(all, size, levels, all + (size_t)size * levels);
+    free(all);
+    return err;
+}
+
 /* This rank's measurements across nodes, every rank's gathered in all
  * (size rows of MACHINE_FIELDS, then a scratch column), agreed into the
  * model. */
@@ -678,6 +769,8 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
         int waiting = check_cpus && nodes_wait_for_cpus(mine.alpha_intra, all, rank, size, &err);
         if (!err && !waiting)
             err = measure_and_agree(&who, buf, &mine, all, rank, size);
+        if (!err && machine.valid)
+            err = measure_distances(L, rank, size, buf);
     }
     free(buf);
     free(all);
@@ -685,6 +778,37 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
 }
 
 /* ---- the file ---- */
+
+/* beta_distance in files and in the report: its values in a row. */
+#define DISTANCE_NAME "beta_distance"
+#define DISTANCE_MEANING "per byte between nodes 1, 2, 4, ... apart, all at once, in beta_inter's"
+
+/* The values after DISTANCE_NAME on a line of a file into m; -1 where one
+ * is not a number of at least 1, or there are more than MODEL_DISTANCES. */
+static int read_distances(const char *values, struct machine_model *m)
+{
+    char *end;
+    m->distances = 0;
+    for (double value = strtod(values, &end); end != values; value = strtod(values, &end)) {
+        if (value < 1 || m->distances == MODEL_DISTANCES)
+            return -1;
+        m->beta_distance[m->distances++] = value;
+        values = end;
+    }
+    while (*values == ' ' || *values == '\t')
+        values++;
+    return *values == '\n' || *values == '#' || *values == '\0' ? 0 : -1;
+}
+
+/* beta_distance's values, `separator` between them, after `before`. */
+static size_t print_distances(char *buf, size_t len, const char *before, const char *separator)
+{
+    size_t used = 0;
+    for (int i = 0; i < machine.distances && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%.3g", i ? separator : before,
+                                 machine.beta_distance[i]);
+    return used;
+}
 
 int machine_file_read(const char *path, struct machine_model *m, char *why, size_t len)
 {
@@ -697,7 +821,15 @@ int machine_file_read(const char *path, struct machine_model *m, char *why, size
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        int i = 0;
+        int i = 0, skip = 0;
+        if (sscanf(line, "%63s %n", name, &skip) == 1 && !strcmp(name, DISTANCE_NAME)) {
+            if (read_distances(line + skip, m))
+                snprintf(why, len, "%s takes up to %d numbers of at least 1", DISTANCE_NAME,
+                         MODEL_DISTANCES);
+            if (why[0])
+                break;
+            continue;
+        }
         if (sscanf(line, "%63s %lf", name, &value) != 2 || value < 0) {
             snprintf(why, len, "\"%.40s\" is not a name and a value", line);
             break;
@@ -730,6 +862,11 @@ static void machine_write(const char *path, int size)
     for (int i = 0; i < MACHINE_FIELDS; i++)
         fprintf(f, "%-12s %.6e  # %s\n", machine_fields[i].name, *field(&machine, i),
                 machine_fields[i].meaning);
+    if (machine.distances > 0) {
+        char values[MODEL_DISTANCES * 16];
+        print_distances(values, sizeof values, "", " ");
+        fprintf(f, "%s %s  # %s\n", DISTANCE_NAME, values, DISTANCE_MEANING);
+    }
     fclose(f);
 }
 
@@ -836,6 +973,8 @@ int machine_describe(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used,
                                  machine_fields[i].whole ? "%s%s %.0f" : "%s%s %.3g",
                                  i ? " " : "", machine_fields[i].name, *field(&machine, i));
+    if (used < len && machine.distances > 0)
+        used += print_distances(buf + used, len - used, " " DISTANCE_NAME " ", ",");
     if (used < len)
         used += (size_t)snprintf(buf + used, len - used, " (%s", machine_origin);
     if (used < len && startup_seconds > 0)

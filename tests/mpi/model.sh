@@ -15,7 +15,9 @@
 # - under SMPI, where a 16 KiB swap's bytes take too little of its latency,
 #   beta_inter comes from swaps of 64 and 256 KiB and matches the link;
 #   hosts behind two leaf switches stand in two groups of nodes, hosts
-#   behind one or on a torus in one; the model chooses scattered
+#   behind one or on a torus in one; the per-byte time by node distance
+#   is a leaf's shared link up and a torus's shared links, and the same
+#   at every distance behind one switch; the model chooses scattered
 #   alltoall's window;
 # - the eager probe finds the largest of 4, 16, 32 and 64 KiB that goes
 #   eagerly between the nodes, at two nodes and at four (where rank 0's
@@ -59,25 +61,41 @@ XML
     beta=$(grep -o "beta_inter [0-9.e+-]*" "$dir/model-far.csv" | head -1 | cut -d' ' -f2)
     expect "model: and it is the link's 0.8 ns a byte, within 25% (measured $beta)" \
         awk -v b="$beta" 'BEGIN { exit !(b != "" && b >= 0.75 * 0.8e-9 && b <= 1.25 * 0.8e-9) }'
-    # The groups of nodes (group_nodes and alpha_group in the report) on
-    # NP simulated hosts, 10 us a link, joined as the cluster's TOPOLOGY.
-    groups_on() {
+    # The model measured on NP simulated hosts, 10 us a link, joined as
+    # the cluster's TOPOLOGY, into model-groups.csv's header.
+    measure_on() {
         platform "$dir/model-groups.xml" "$1" 10us "$2"
         SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run "$1" -- "$TOP_BUILDDIR/collbench" \
             -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
-        grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1
     }
-    # Two leaf switches of four hosts: two links inside a leaf, four
-    # between, so groups of 4, 20 us apart; one switch: none; a 4 x 4
-    # torus, whose hops rise and fall with the distance (1, 2, 1, 2
-    # links to nodes 1, 2, 4, 8): none.
-    groups=$(groups_on 8 'topology="FAT_TREE" topo_parameters="2;4,2;1,1;1,1"')
+    # Its groups of nodes (group_nodes and alpha_group), and its per-byte
+    # times by node distance (beta_distance, commas between).
+    groups() { grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1; }
+    distances() { grep -o "beta_distance [0-9.,e+-]*" "$dir/model-groups.csv" | head -1 | cut -d' ' -f2; }
+    # Two leaf switches of four hosts, one link up from each: two links
+    # inside a leaf, four between, so groups of 4, 20 us apart, and the
+    # four hosts of a leaf share its link to the other: 4 times the
+    # per-byte time at a distance of 4 nodes.
+    measure_on 8 'topology="FAT_TREE" topo_parameters="2;4,2;1,1;1,1"'
+    groups=$(groups) distances=$(distances)
     expect "model: two leaf switches of 4 hosts are groups of 4, 20 us apart within 25% ($groups)" \
         awk -v g="$groups" 'BEGIN { split(g, f, " "); exit !(f[2] == 4 && f[4] >= 15e-6 && f[4] <= 25e-6) }'
-    groups=$(groups_on 8 '')
+    expect "model: their leaves' 4 hosts share one link up, 4 times the per-byte time within 25% ($distances)" \
+        awk -v d="$distances" 'BEGIN { n = split(d, f, ","); exit !(n == 3 && f[1] == 1 && f[2] == 1 && f[3] >= 3 && f[3] <= 5) }'
+    # One switch: one group, and every distance at the link's speed.
+    measure_on 8 ''
+    groups=$(groups) distances=$(distances)
     expect "model: one switch is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
-    groups=$(groups_on 16 'topology="TORUS" topo_parameters="4,4"')
+    expect "model: one switch gives every distance the same per-byte time ($distances)" \
+        test "$distances" = "1,1,1"
+    # A 4 x 4 torus, whose hops rise and fall with the distance (1, 2, 1,
+    # 2 links to nodes 1, 2, 4, 8): one group; its 2-link exchanges share
+    # a link between two messages, twice the per-byte time.
+    measure_on 16 'topology="TORUS" topo_parameters="4,4"'
+    groups=$(groups) distances=$(distances)
     expect "model: a torus is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
+    expect "model: a torus's exchanges 2 links long take twice the per-byte time within 25% ($distances)" \
+        awk -v d="$distances" 'BEGIN { n = split(d, f, ","); exit !(n == 4 && f[1] == 1 && f[3] == 1 && f[2] >= 1.5 && f[2] <= 2.5 && f[4] >= 1.5 && f[4] <= 2.5) }'
     # The model chooses the window of scattered alltoall: on 16 hosts of
     # one switch, every exchange at once (results/model.md, windows).
     platform "$dir/model-window.xml" 16 10us
@@ -97,7 +115,7 @@ expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
     grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
 expect "model: the report gives the measured model and its start-up cost" \
-    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
+    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
@@ -108,16 +126,16 @@ if [ "$FLAVOUR" = openmpi ]; then
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
     expect "model: the probe finds 32 KiB sent eagerly over TCP" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: under a 16 KiB eager limit the probe finds 4 KiB eager, 16 KiB not" \
-        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
     # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
     mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: at four nodes the other pair's probe finds 32 KiB sent eagerly" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ \(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
@@ -193,6 +211,14 @@ sed -i '/^eager_inter /d' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
     grep -q "^# machine model: .*alpha_inter 1.5 .*($file)\$" "$dir/model-read.txt"
+printf 'beta_distance 1 2 1.5  # a comment\n' >>"$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: its per-byte times by node distance are read" \
+    grep -q "^# machine model: .*alpha_group [0-9.e+-]* beta_distance 1,2,1.5 ($file)\$" "$dir/model-read.txt"
+sed -i 's/^beta_distance .*/beta_distance 1 0.5/' "$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: a per-byte time by distance under 1 is refused" \
+    grep -q "COLLSHIM_MACHINE=$file: beta_distance takes up to 16 numbers of at least 1; the model is measured" "$log"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \

@@ -270,6 +270,47 @@ START_TEST(groups_of_nodes_price_the_levels_between_them)
 }
 END_TEST
 
+/* The model measured on SMPI's 4 x 4 x 4 torus of 64 hosts
+ * (bench/platforms/torus-4x4x4x16.xml): exchanges with the nodes 2, 8
+ * and 32 away are 2 links long, and two of them share a link. */
+static const struct machine_model torus = {
+    .alpha_intra = 7.23e-7, .beta_intra = 5.25e-10, .alpha_inter = 7.23e-7,
+    .alpha_lone = 7.23e-7, .beta_inter = 5.25e-10, .overhead = 1.27e-7,
+    .overhead_lone = 1.27e-7, .gamma = 6.1e-13, .eager_inter = 32768,
+    .beta_distance = {1, 2.01, 1, 2.01, 1, 2.01}, .distances = 6, .ranks_per_core = 1,
+    .valid = 1};
+
+/* The bytes' part of a round: its cost for `bytes` less its cost for none. */
+static double bytes_part(double (*round)(const struct cost_call *, const struct machine_model *,
+                                         double, int),
+                         const struct machine_model *m, int distance, double bytes)
+{
+    struct coll_key key = key_of(COLL_reduce_scatter_block, 64, 1, 64 * 1024);
+    struct cost_call c = call_of(&key);
+    return round(&c, m, bytes, distance) - round(&c, m, 0, distance);
+}
+
+/* A round's bytes take the measured per-byte time of its node distance:
+ * on the torus, reduce_scatter_block of 64 KiB on 64 hosts halved its
+ * vector first with the nodes 32 away (recursive halving, 62 us), where
+ * distance doubling halves it with the next node (54 us; results/model.md).
+ * A distance that is not a power of two takes the mean. */
+START_TEST(a_rounds_bytes_take_its_distances_time)
+{
+    double near = bytes_part(model_exchange, &torus, 1, 4096);
+    ck_assert_double_eq_tol(bytes_part(model_exchange, &torus, 2, 4096), 2.01 * near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_exchange, &torus, 4, 4096), near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_shift, &torus, 32, 4096), 2.01 * near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_shift, &torus, 3, 4096), 1.505 * near, 1e-15);
+    ck_assert_str_eq(chosen(&torus, COLL_reduce_scatter_block, 64, 65536), "distance_doubling");
+    struct machine_model unmeasured = torus;
+    unmeasured.distances = 0;
+    ck_assert_double_eq_tol(bytes_part(model_exchange, &unmeasured, 2, 4096), near, 1e-15);
+    ck_assert_str_eq(chosen(&unmeasured, COLL_reduce_scatter_block, 64, 65536),
+                     "recursive_halving");
+}
+END_TEST
+
 /* The model chooses the window of a windowed algorithm: on SMPI's fat
  * tree at 64 hosts, scattered alltoall of 64 KiB blocks with every
  * exchange in flight at once took 351 us, with the default window of 8
@@ -351,5 +392,6 @@ Suite *model_suite(void)
                                  a_rendezvous_costs_a_round_trip_more,
                                  groups_of_nodes_price_the_levels_between_them,
                                  the_model_chooses_a_window,
+                                 a_rounds_bytes_take_its_distances_time,
                                  model_covers_calls_that_span_nodes));
 }
