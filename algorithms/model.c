@@ -58,46 +58,76 @@ static double group_latency(const struct cost_call *c, const struct machine_mode
     return m->alpha_group;
 }
 
-/* The mean of the measured per-byte factors of node distances
- * (m->beta_distance), 1 where none is measured. */
-static double mean_distance_share(const struct machine_model *m)
+/* Whether the figures by node distance price call c: they were measured
+ * over as many nodes as it spans (a shift over fewer, as of a
+ * communicator inside one leaf switch, does not wait for the spine). */
+static int distances_apply(const struct cost_call *c, const struct machine_model *m)
 {
-    double sum = 0;
-    for (int i = 0; i < m->distances; i++)
-        sum += m->beta_distance[i];
-    return m->distances > 0 ? sum / m->distances : 1;
+    return m->distances > 0 && (m->distance_nodes <= 0 || c->nodes == (int)m->distance_nodes);
 }
 
-/* The per-byte factor of a round in which every rank's message goes
- * `distance` ranks away (m->beta_distance): on equal nodes in block
- * order, the measured one of node distance distance / k where that is a
- * power of two (a boundary between neighbouring nodes: 1); elsewhere
- * (another distance, another order, a burst to many distances at once)
- * the mean of those measured, as a pairwise exchange's rounds pass
- * through every distance. 1 where none is measured. */
+/* The level i of a round whose every message goes `distance` ranks:
+ * node distance 2^i (distance / k on equal nodes in block order; a
+ * boundary between neighbouring nodes is level 0); -1 at another node
+ * distance, in another order, or where no such level is measured. */
+static int distance_level(const struct cost_call *c, const struct machine_model *m,
+                          int distance)
+{
+    if (!distances_apply(c, m) || !c->block || !c->equal || distance <= 0)
+        return -1;
+    int nodes_apart = distance / c->ppn > 1 ? distance / c->ppn : 1;
+    int level = model_log(2, nodes_apart);
+    return nodes_apart == 1 << level && level < m->distances ? level : -1;
+}
+
+/* The per-byte factor of a round whose messages go `distance` ranks
+ * (m->beta_distance): its level's; elsewhere (a burst to many distances
+ * at once: distance 0) the mean of those measured, as a pairwise
+ * exchange's rounds pass through every distance; 1 where none is. */
 static double distance_share(const struct cost_call *c, const struct machine_model *m,
                              int distance)
 {
-    if (m->distances <= 0)
+    int level = distance_level(c, m, distance);
+    if (level >= 0)
+        return m->beta_distance[level];
+    if (!distances_apply(c, m))
         return 1;
-    if (!c->block || !c->equal || distance <= 0)
-        return mean_distance_share(m);
-    int nodes_apart = distance / c->ppn > 1 ? distance / c->ppn : 1;
-    int level = model_log(2, nodes_apart);
-    if (nodes_apart != 1 << level || level >= m->distances)
-        return mean_distance_share(m);
-    return m->beta_distance[level];
+    double sum = 0;
+    for (int i = 0; i < m->distances; i++)
+        sum += m->beta_distance[i];
+    return sum / m->distances;
 }
 
-/* One message of `bytes` inside a node, or across with `senders` ranks of
- * the node sharing its link, its per-byte time `share` times that of
- * the nearest node's (distance_share). */
+/* The latency of a round between nodes whose messages go `distance`
+ * ranks, a swap with rank r xor distance (`aligned`) or a shift to rank
+ * r + distance: the measured one of its level (alpha_exchange,
+ * alpha_shift); at another distance the slowest measured of its kind, as
+ * some message of such a round goes as far as any; unmeasured,
+ * alpha_inter and the step between groups of nodes. */
+static double round_latency(const struct cost_call *c, const struct machine_model *m,
+                            int distance, int aligned)
+{
+    if (!distances_apply(c, m))
+        return m->alpha_inter + group_latency(c, m, distance, aligned);
+    const double *alpha = aligned ? m->alpha_exchange : m->alpha_shift;
+    int level = distance_level(c, m, distance);
+    if (level >= 0)
+        return alpha[level];
+    double slowest = 0;
+    for (int i = 0; i < m->distances; i++)
+        slowest = alpha[i] > slowest ? alpha[i] : slowest;
+    return slowest;
+}
+
+/* One message of `bytes` inside a node, or across at `latency` with
+ * `senders` ranks of the node sharing its link, its per-byte time `share`
+ * times that of the nearest node's (distance_share). */
 static double message(const struct machine_model *m, double bytes, int across, int senders,
-                      double share)
+                      double share, double latency)
 {
     if (!across)
         return m->alpha_intra + bytes * m->beta_intra;
-    return m->alpha_inter + bytes * m->beta_inter * (senders > 1 ? senders : 1) * share;
+    return latency + bytes * m->beta_inter * (senders > 1 ? senders : 1) * share;
 }
 
 /* A rendezvous's handshake: a message of `bytes` between nodes above the
@@ -114,16 +144,17 @@ double model_shift(const struct cost_call *c, const struct machine_model *m, dou
 {
     int across = model_crosses(c, distance);
     return message(m, bytes, across, c->block ? min_int(distance, c->ppn) : c->ppn,
-                   distance_share(c, m, distance)) +
-           (across ? group_latency(c, m, distance, 0) : 0) + handshake(m, bytes, across);
+                   distance_share(c, m, distance), round_latency(c, m, distance, 0)) +
+           handshake(m, bytes, across);
 }
 
 double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
                       int distance)
 {
     int across = pair_crosses(c, distance);
-    return message(m, bytes, across, min_int(distance, c->ppn), distance_share(c, m, distance)) +
-           (across ? group_latency(c, m, distance, 1) : 0) + handshake(m, bytes, across);
+    return message(m, bytes, across, min_int(distance, c->ppn), distance_share(c, m, distance),
+                   round_latency(c, m, distance, 1)) +
+           handshake(m, bytes, across);
 }
 
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
@@ -143,9 +174,9 @@ double model_burst(const struct cost_call *c, const struct machine_model *m, dou
 {
     int across = model_crosses(c, distance);
     messages = messages > 1 ? messages : 1;
-    return message(m, messages * bytes, across, c->ppn, distance_share(c, m, 0)) +
-           (messages - 1) * m->overhead +
-           (across ? group_latency(c, m, distance, 0) : 0) + handshake(m, bytes, across);
+    double latency = m->alpha_inter + group_latency(c, m, distance, 0);
+    return message(m, messages * bytes, across, c->ppn, distance_share(c, m, 0), latency) +
+           (messages - 1) * m->overhead + handshake(m, bytes, across);
 }
 
 double model_binomial_blocks(const struct cost_call *c, const struct machine_model *m)

@@ -48,13 +48,19 @@ struct machine_model {
     double group_nodes; /* nodes behind one switch: aligned runs of this many
                            consecutive nodes, a power of two; 0: one group */
     double alpha_group; /* seconds more per message between nodes of two groups */
-    /* Per byte between nodes 2^i apart (i < distances) while every node
-       exchanges with the one 2^i away at once, in units of beta_inter (the
-       nearest's, 1): the links such exchanges share. A torus's farther
-       nodes are more links away, and their messages share links; a
-       non-blocking switch's are all 1. distances 0: not measured (1). */
-    double beta_distance[MODEL_DISTANCES];
+    /* Rounds between nodes 2^i apart (i < distances), every node sending
+       at once: a torus's farther nodes are more links away, and their
+       messages share links; a fat tree's cross its spine. distances 0:
+       not measured, and alpha_inter, alpha_group and beta_inter stand. */
+    double alpha_exchange[MODEL_DISTANCES]; /* s: node n swaps with node n xor 2^i: the
+                                               round's slowest message */
+    double alpha_shift[MODEL_DISTANCES];    /* s: node n sends to node n + 2^i (mod
+                                               nodes): the round's slowest message */
+    double beta_distance[MODEL_DISTANCES];  /* per byte of the swap, in units of
+                                               beta_inter (the nearest's, 1) */
     int distances;
+    double distance_nodes; /* the nodes they were measured over: they price the
+                              calls that span as many (0: every call) */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
 };

@@ -22,7 +22,7 @@ void out_model(FILE *f, const struct bound_model *m)
                "(%.1f MB/s)\n",
             m->alpha * 1e6, m->beta * 1e9, m->beta > 0 ? 1e-6 / m->beta : 0, m->gamma * 1e9,
             m->gamma > 0 ? 1e-6 / m->gamma : 0);
-    char machine[512];
+    char machine[1024];
     if (collshim_machine_model(machine, (int)sizeof machine) == 0)
         fprintf(f,
                 "# collshim machine model (seconds; eager_inter in bytes, group_nodes in "

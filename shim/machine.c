@@ -29,8 +29,11 @@
  *   (eager_inter: probe_eager);
  * - each rank reduces 16 KiB of doubles (gamma);
  * - once agreed, where it is cheap (distance_levels), the first rank of
- *   each node swaps 128 KiB with the first of the node 1, 2, 4, ... away,
- *   every node at once (beta_distance: the links those exchanges share).
+ *   each node, at node distances 1, 2, 4, ... in turn, every node at
+ *   once, swaps 8 bytes and 128 KiB with the first rank of the node that
+ *   far, and sends 8 bytes to the node that far on (alpha_exchange,
+ *   alpha_shift, beta_distance: a round's farthest message and the links
+ *   its messages share).
  * Each swap is timed alone and a rank keeps the median of its swaps; one
  * allgather then gives every rank every rank's values, and each field is
  * their median, the same on every rank, so all ranks choose alike. A
@@ -123,6 +126,8 @@ static const struct {
      "nodes behind one switch: aligned runs of consecutive nodes (0: one group)", 1, 1},
     {"alpha_group", offsetof(struct machine_model, alpha_group),
      "s more per message between nodes of two groups", 1, 0},
+    {"distance_nodes", offsetof(struct machine_model, distance_nodes),
+     "nodes the figures by distance were measured over (0: they price every call)", 1, 1},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -574,6 +579,7 @@ static void agree(const double *all, int size, double *scratch)
     machine.handshake = RENDEZVOUS_LATENCIES * agreed.alpha_inter;
     machine.group_nodes = agreed.group_nodes > 0 ? agreed.group_nodes : 0;
     machine.alpha_group = machine.group_nodes > 0 ? agreed.alpha_group : 0;
+    machine.distance_nodes = 0; /* measured after (measure_distances) */
     machine.valid = 1;
 }
 
@@ -645,88 +651,131 @@ static int refine_beta(const struct partners *who, char *buf, double *all, int r
     return MPI_SUCCESS;
 }
 
-/* ---- per-byte time by node distance (beta_distance) ---- */
+/* ---- rounds by node distance (alpha_exchange, alpha_shift, beta_distance) ---- */
+
+#define DISTANCE_REPS 3 /* timed small rounds at each distance: the fastest counts */
+#define PER_LEVEL 3     /* a rank's figures at each distance: the swap's latency, the
+                           large swap's time, the shift's latency */
 
 /* The node distances 1, 2, 4, ... below the job's nodes that the ranks
- * time a swap at, or 0 where they do not: fewer than 4 nodes; a swap's
+ * time rounds at, or 0 where they do not: fewer than 4 nodes; a swap's
  * DISTANCE_BYTES take less than its latency, so latency's noise would
- * swamp them; or the swaps would take over LEVEL_BUDGET by the agreed
+ * swamp them; or the rounds would take over LEVEL_BUDGET by the agreed
  * model (on the virtual cluster, 8 nodes at 1 Gbit/s, a 128 KiB swap
- * takes about 1 ms; where a message takes 1-2 us, as on SMPI's
- * platforms, 64 nodes take 0.1-0.5 ms). Every rank decides alike. */
+ * takes about 1 ms; where a message takes 1-2 us, as on SMPI's fat tree
+ * and torus, 64 nodes take 0.2-0.5 ms). Every rank decides alike. */
 static int distance_levels(const struct node_layout *L)
 {
     int levels = model_log(2, L->shape.nodes);
     double bytes = DISTANCE_BYTES * machine.beta_inter;
-    double swap = 2 * machine.alpha_inter + machine.handshake + bytes;
-    if (levels < 2 || bytes < machine.alpha_inter || levels * swap > LEVEL_BUDGET)
+    double level = (3 + 2 * DISTANCE_REPS) * machine.alpha_inter + machine.handshake + bytes;
+    if (levels < 2 || bytes < machine.alpha_inter || levels * level > LEVEL_BUDGET)
         return 0;
     return levels < MODEL_DISTANCES ? levels : MODEL_DISTANCES;
 }
 
-/* The first rank of each node swaps DISTANCE_BYTES with the first rank
- * of the node 2^i away, for each level i in turn, every node at once, as
- * in a recursive doubling's rounds: times[i], or -1 where it has no such
- * partner (and on the other ranks, which wait). An 8-byte swap first
- * opens the connection and starts both partners together. */
-static void time_distances(const struct node_layout *L, int rank, char *buf, int levels,
-                           double *times)
+/* The fastest of DISTANCE_REPS rounds of sending SMALL_BYTES to rank
+ * `to` and receiving them from rank `from`, after one that opens the
+ * connections and meets the neighbours: a swap where to == from. */
+static double round_time(int to, int from, char *buf)
 {
-    int node = L->node_of[rank];
-    for (int i = 0; i < levels; i++) {
-        int partner_node = node ^ (1 << i);
-        times[i] = -1;
-        if (L->index_in_node[rank] != 0 || partner_node >= L->shape.nodes)
-            continue;
-        int partner = rank_at(L, partner_node, 0);
-        swap_time(partner, buf, SMALL_BYTES, 1);
-        times[i] = swap_time(partner, buf, DISTANCE_BYTES, 1);
+    double fastest = 0;
+    for (int i = 0; i <= DISTANCE_REPS; i++) {
+        double start = PMPI_Wtime();
+        vendor.sendrecv(buf, SMALL_BYTES, MPI_BYTE, to, MACHINE_TAG, buf + HALF, SMALL_BYTES,
+                        MPI_BYTE, from, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        double t = PMPI_Wtime() - start;
+        fastest = i == 1 || (i > 1 && t < fastest) ? t : fastest;
+    }
+    return fastest;
+}
+
+/* The first rank of each node, at each node distance 2^i in turn, every
+ * node at once: swaps SMALL_BYTES and then DISTANCE_BYTES with the first
+ * rank of node n xor 2^i, as a recursive doubling's rounds do, and sends
+ * SMALL_BYTES to that of node n + 2^i (mod nodes) while receiving from
+ * n - 2^i, as a ring's or a dissemination's do. figures[PER_LEVEL * i
+ * ...]: the swap's time, the large swap's, the shift's; -1 where it has
+ * no such partner, and on the other ranks, which wait. */
+static void time_distances(const struct node_layout *L, int rank, char *buf, int levels,
+                           double *figures)
+{
+    int node = L->node_of[rank], nodes = L->shape.nodes;
+    for (int i = 0; i < levels * PER_LEVEL; i++)
+        figures[i] = -1;
+    if (L->index_in_node[rank] != 0)
+        return;
+    for (int i = 0, d = 1; i < levels; i++, d *= 2) {
+        double *level = figures + PER_LEVEL * i;
+        if ((node ^ d) < nodes) {
+            int partner = rank_at(L, node ^ d, 0);
+            level[0] = round_time(partner, partner, buf);
+            level[1] = swap_time(partner, buf, DISTANCE_BYTES, 1);
+        }
+        level[2] = round_time(rank_at(L, (node + d) % nodes, 0),
+                              rank_at(L, (node - d + nodes) % nodes, 0), buf);
     }
 }
 
-/* The latency part of a DISTANCE_BYTES swap 2^level nodes apart in the
- * agreed model: a message, a rendezvous's handshake, and the step
- * between groups of nodes where it crosses one. */
-static double distance_latency(int level)
+/* The largest of figure i over the ranks that measured it (stride
+ * figures a rank), or -1: a round costs its slowest message. */
+static double slowest_over_ranks(const double *all, int size, int stride, int i)
 {
-    int between_groups = machine.group_nodes > 0 && (double)(1LL << level) >= machine.group_nodes;
-    int rendezvous = machine.eager_inter > 0 && DISTANCE_BYTES > machine.eager_inter;
-    return machine.alpha_inter + (rendezvous ? machine.handshake : 0) +
-           (between_groups ? machine.alpha_group : 0);
+    double slowest = -1;
+    for (int r = 0; r < size; r++)
+        slowest = all[(size_t)r * stride + i] > slowest ? all[(size_t)r * stride + i] : slowest;
+    return slowest;
 }
 
-/* beta_distance from the median over ranks of each level's swap (all:
- * size rows of `levels`, then a scratch column): its bytes' time, the
- * latency taken off, over the nearest distance's; within SHARE_NOISE of
- * it, 1. None where the nearest's bytes took no time. */
-static void agree_distances(const double *all, int size, int levels, double *scratch)
+/* The latency part of a DISTANCE_BYTES swap at level i in the agreed
+ * model: its small swap's and, above the eager limit, a rendezvous's
+ * handshake. */
+static double swap_latency(int level)
 {
-    double nearest = median_over_ranks(all, size, levels, 0, scratch) - distance_latency(0);
-    if (nearest <= 0)
-        return;
+    int rendezvous = machine.eager_inter > 0 && DISTANCE_BYTES > machine.eager_inter;
+    return machine.alpha_exchange[level] + (rendezvous ? machine.handshake : 0);
+}
+
+/* The model's rounds by distance from every rank's figures (all: size
+ * rows of PER_LEVEL * levels, then a scratch column): a small round's
+ * latency is its slowest rank's, and a
+ * large swap's bytes, their latency taken off, over the nearest
+ * distance's, the median over ranks, are its per-byte factor (within
+ * SHARE_NOISE of 1: 1). None where the nearest's bytes took no time. */
+static void agree_distances(const double *all, int size, int levels, int nodes,
+                            double *scratch)
+{
+    int stride = PER_LEVEL * levels;
     for (int i = 0; i < levels; i++) {
-        double bytes = median_over_ranks(all, size, levels, i, scratch) - distance_latency(i);
+        machine.alpha_exchange[i] = slowest_over_ranks(all, size, stride, PER_LEVEL * i);
+        machine.alpha_shift[i] = slowest_over_ranks(all, size, stride, PER_LEVEL * i + 2);
+    }
+    double nearest = median_over_ranks(all, size, stride, 1, scratch) - swap_latency(0);
+    for (int i = 0; i < levels && nearest > 0; i++) {
+        double bytes =
+            median_over_ranks(all, size, stride, PER_LEVEL * i + 1, scratch) - swap_latency(i);
         double share = bytes / nearest;
         machine.beta_distance[i] = share < SHARE_NOISE ? 1 : share;
     }
-    machine.distances = levels;
+    machine.distances = nearest > 0 ? levels : 0;
+    machine.distance_nodes = nearest > 0 ? nodes : 0;
 }
 
-/* Where distance_levels, every node's first rank times its swaps, and
- * every rank agrees on beta_distance. */
+/* Where distance_levels, every node's first rank times its rounds, and
+ * every rank agrees on them. */
 static int measure_distances(const struct node_layout *L, int rank, int size, char *buf)
 {
-    int levels = distance_levels(L);
+    int levels = distance_levels(L), stride = PER_LEVEL * levels;
     if (!levels)
         return MPI_SUCCESS;
-    double *all = malloc((size_t)size * (levels + 1) * sizeof *all); /* and a scratch column */
+    double *all = malloc((size_t)size * (stride + 1) * sizeof *all); /* and a scratch column */
     if (!all)
         return MPI_ERR_NO_MEM;
-    time_distances(L, rank, buf, levels, all + (size_t)rank * levels);
-    int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, levels, MPI_DOUBLE,
+    time_distances(L, rank, buf, levels, all + (size_t)rank * stride);
+    int err = vendor.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, stride, MPI_DOUBLE,
                                MPI_COMM_WORLD);
     if (!err)
-        agree_distances(all, size, levels, all + (size_t)size * levels);
+        agree_distances(all, size, levels, L->shape.nodes, all + (size_t)size * stride);
     free(all);
     return err;
 }
@@ -779,20 +828,39 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
 
 /* ---- the file ---- */
 
-/* beta_distance in files and in the report: its values in a row. */
-#define DISTANCE_NAME "beta_distance"
-#define DISTANCE_MEANING "per byte between nodes 1, 2, 4, ... apart, all at once, in beta_inter's"
+/* The model's figures by node distance (distances of each), in files and
+ * in the report: one table. A file gives all of them or none. */
+static const struct {
+    const char *name;
+    size_t offset;
+    double least; /* the smallest value a file may give */
+    const char *meaning;
+} distance_fields[] = {
+    {"alpha_exchange", offsetof(struct machine_model, alpha_exchange), 0,
+     "s: nodes 1, 2, 4, ... apart swap, every node at once: the slowest"},
+    {"alpha_shift", offsetof(struct machine_model, alpha_shift), 0,
+     "s: each node sends to the node 1, 2, 4, ... on, every node at once: the slowest"},
+    {"beta_distance", offsetof(struct machine_model, beta_distance), 1,
+     "per byte between nodes 1, 2, 4, ... apart, every node at once, in beta_inter's"},
+};
+#define DISTANCE_FIELDS (int)(sizeof distance_fields / sizeof distance_fields[0])
 
-/* The values after DISTANCE_NAME on a line of a file into m; -1 where one
- * is not a number of at least 1, or there are more than MODEL_DISTANCES. */
-static int read_distances(const char *values, struct machine_model *m)
+static double *distance_field(struct machine_model *m, int f)
+{
+    return (double *)((char *)m + distance_fields[f].offset);
+}
+
+/* The values after distance field f's name on a line of a file into m,
+ * their count in *count; -1 where one is below the field's least, or
+ * there are more than MODEL_DISTANCES, or something else follows. */
+static int read_distances(const char *values, int f, struct machine_model *m, int *count)
 {
     char *end;
-    m->distances = 0;
+    *count = 0;
     for (double value = strtod(values, &end); end != values; value = strtod(values, &end)) {
-        if (value < 1 || m->distances == MODEL_DISTANCES)
+        if (value < distance_fields[f].least || *count == MODEL_DISTANCES)
             return -1;
-        m->beta_distance[m->distances++] = value;
+        distance_field(m, f)[(*count)++] = value;
         values = end;
     }
     while (*values == ' ' || *values == '\t')
@@ -800,36 +868,74 @@ static int read_distances(const char *values, struct machine_model *m)
     return *values == '\n' || *values == '#' || *values == '\0' ? 0 : -1;
 }
 
-/* beta_distance's values, `separator` between them, after `before`. */
-static size_t print_distances(char *buf, size_t len, const char *before, const char *separator)
+/* Distance field f's values in `format`, `separator` between them, after
+ * `before`. */
+static size_t print_distances(char *buf, size_t len, int f, const char *before,
+                              const char *separator, const char *format)
 {
     size_t used = 0;
-    for (int i = 0; i < machine.distances && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%.3g", i ? separator : before,
-                                 machine.beta_distance[i]);
+    for (int i = 0; i < machine.distances && used < len; i++) {
+        used += (size_t)snprintf(buf + used, len - used, "%s", i ? separator : before);
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, format,
+                                     distance_field(&machine, f)[i]);
+    }
     return used;
+}
+
+/* A line of a file that names a distance field: its values into m
+ * (counts[f]), 1; 0 where it names none; -1 with why where its values
+ * are wrong. */
+static int read_distance_line(const char *line, struct machine_model *m, int *counts,
+                              char *why, size_t len)
+{
+    char name[64];
+    int skip = 0;
+    if (sscanf(line, "%63s %n", name, &skip) != 1)
+        return 0;
+    for (int f = 0; f < DISTANCE_FIELDS; f++)
+        if (!strcmp(name, distance_fields[f].name)) {
+            if (!read_distances(line + skip, f, m, &counts[f]))
+                return 1;
+            snprintf(why, len, "%s takes up to %d numbers of at least %g", name,
+                     MODEL_DISTANCES, distance_fields[f].least);
+            return -1;
+        }
+    return 0;
+}
+
+/* Whether a file gave every distance field with as many values, or none
+ * (counts: each field's, -1 where absent); m->distances is that many. */
+static int distances_agree(const int *counts, struct machine_model *m, char *why, size_t len)
+{
+    m->distances = counts[0] > 0 ? counts[0] : 0;
+    for (int f = 1; f < DISTANCE_FIELDS; f++)
+        if (counts[f] != counts[0]) {
+            snprintf(why, len, "%s and %s give different numbers of distances",
+                     distance_fields[0].name, distance_fields[f].name);
+            return 0;
+        }
+    return 1;
 }
 
 int machine_file_read(const char *path, struct machine_model *m, char *why, size_t len)
 {
     FILE *f = fopen(path, "r");
-    char line[256], name[64];
-    int seen = 0;
+    char line[512], name[64];
+    int seen = 0, counts[DISTANCE_FIELDS];
+    for (int f = 0; f < DISTANCE_FIELDS; f++)
+        counts[f] = -1;
     double value;
     if (!f)
         return snprintf(why, len, "cannot read it"), -1;
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        int i = 0, skip = 0;
-        if (sscanf(line, "%63s %n", name, &skip) == 1 && !strcmp(name, DISTANCE_NAME)) {
-            if (read_distances(line + skip, m))
-                snprintf(why, len, "%s takes up to %d numbers of at least 1", DISTANCE_NAME,
-                         MODEL_DISTANCES);
-            if (why[0])
-                break;
+        int i = 0, distance_line = read_distance_line(line, m, counts, why, len);
+        if (distance_line < 0)
+            break;
+        if (distance_line)
             continue;
-        }
         if (sscanf(line, "%63s %lf", name, &value) != 2 || value < 0) {
             snprintf(why, len, "\"%.40s\" is not a name and a value", line);
             break;
@@ -844,6 +950,8 @@ int machine_file_read(const char *path, struct machine_model *m, char *why, size
         seen |= 1 << i;
     }
     fclose(f);
+    if (!why[0])
+        distances_agree(counts, m, why, len);
     for (int i = 0; i < MACHINE_FIELDS && !why[0]; i++)
         if (!(seen & 1 << i) && !machine_fields[i].optional)
             snprintf(why, len, "it lacks %s", machine_fields[i].name);
@@ -862,10 +970,10 @@ static void machine_write(const char *path, int size)
     for (int i = 0; i < MACHINE_FIELDS; i++)
         fprintf(f, "%-12s %.6e  # %s\n", machine_fields[i].name, *field(&machine, i),
                 machine_fields[i].meaning);
-    if (machine.distances > 0) {
+    for (int i = 0; i < DISTANCE_FIELDS && machine.distances > 0; i++) {
         char values[MODEL_DISTANCES * 16];
-        print_distances(values, sizeof values, "", " ");
-        fprintf(f, "%s %s  # %s\n", DISTANCE_NAME, values, DISTANCE_MEANING);
+        print_distances(values, sizeof values, i, "", " ", "%.6e");
+        fprintf(f, "%s %s  # %s\n", distance_fields[i].name, values, distance_fields[i].meaning);
     }
     fclose(f);
 }
@@ -973,8 +1081,10 @@ int machine_describe(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used,
                                  machine_fields[i].whole ? "%s%s %.0f" : "%s%s %.3g",
                                  i ? " " : "", machine_fields[i].name, *field(&machine, i));
-    if (used < len && machine.distances > 0)
-        used += print_distances(buf + used, len - used, " " DISTANCE_NAME " ", ",");
+    for (int i = 0; i < DISTANCE_FIELDS && machine.distances > 0 && used < len; i++) {
+        used += (size_t)snprintf(buf + used, len - used, " %s", distance_fields[i].name);
+        used += used < len ? print_distances(buf + used, len - used, i, " ", ",", "%.3g") : 0;
+    }
     if (used < len)
         used += (size_t)snprintf(buf + used, len - used, " (%s", machine_origin);
     if (used < len && startup_seconds > 0)
@@ -990,7 +1100,7 @@ int machine_describe(char *buf, size_t len)
 
 void machine_report(FILE *f)
 {
-    char line[512];
+    char line[1024];
     if (machine_describe(line, sizeof line))
         fprintf(f, "# machine model: none (%s): the tables choose every call\n", why_none);
     else

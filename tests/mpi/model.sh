@@ -68,10 +68,19 @@ XML
         SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run "$1" -- "$TOP_BUILDDIR/collbench" \
             -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
     }
-    # Its groups of nodes (group_nodes and alpha_group), and its per-byte
-    # times by node distance (beta_distance, commas between).
+    # Its groups of nodes (group_nodes and alpha_group), and a figure by
+    # node distance (NAME: beta_distance, alpha_exchange, alpha_shift;
+    # commas between).
     groups() { grep -o "group_nodes [0-9]* alpha_group [0-9.e+-]*" "$dir/model-groups.csv" | head -1; }
-    distances() { grep -o "beta_distance [0-9.,e+-]*" "$dir/model-groups.csv" | head -1 | cut -d' ' -f2; }
+    distances() { grep -o "${1:-beta_distance} [0-9.,e+-]*" "$dir/model-groups.csv" | head -1 | cut -d' ' -f2; }
+    # Whether figure NAME's value at each distance is within 10% of FACTOR
+    # times alpha_exchange's first (the nearest node's swap).
+    latencies() {
+        awk -v x="$(distances alpha_exchange)" -v s="$(distances "$1")" -v want="$2" 'BEGIN {
+            n = split(want, w, ","); split(x, e, ","); m = split(s, f, ",")
+            if (n != m || e[1] <= 0) exit 1
+            for (i = 1; i <= n; i++) if (f[i] < 0.9 * w[i] * e[1] || f[i] > 1.1 * w[i] * e[1]) exit 1 }'
+    }
     # Two leaf switches of four hosts, one link up from each: two links
     # inside a leaf, four between, so groups of 4, 20 us apart, and the
     # four hosts of a leaf share its link to the other: 4 times the
@@ -88,6 +97,8 @@ XML
     expect "model: one switch is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
     expect "model: one switch gives every distance the same per-byte time ($distances)" \
         test "$distances" = "1,1,1"
+    expect "model: and the same latency to swap and to shift ($(distances alpha_exchange); $(distances alpha_shift))" \
+        bash -c "$(declare -f distances latencies); dir='$dir'; latencies alpha_exchange 1,1,1 && latencies alpha_shift 1,1,1"
     # A 4 x 4 torus, whose hops rise and fall with the distance (1, 2, 1,
     # 2 links to nodes 1, 2, 4, 8): one group; its 2-link exchanges share
     # a link between two messages, twice the per-byte time.
@@ -96,6 +107,12 @@ XML
     expect "model: a torus is one group ($groups)" test "$groups" = "group_nodes 0 alpha_group 0"
     expect "model: a torus's exchanges 2 links long take twice the per-byte time within 25% ($distances)" \
         awk -v d="$distances" 'BEGIN { n = split(d, f, ","); exit !(n == 4 && f[1] == 1 && f[3] == 1 && f[2] >= 1.5 && f[2] <= 2.5 && f[4] >= 1.5 && f[4] <= 2.5) }'
+    # Its swaps with the nodes 1 and 4 away cross 1 link, with 2 and 8 away
+    # 2; in a shift its farthest message crosses 2, 3, 1 and 2 (node 3 to
+    # node 4 and node 3 to node 5 cross a row, shifts of 4 and 8 nodes
+    # stay in a column): each link adds its 10 us.
+    expect "model: a torus's rounds wait for their farthest message ($(distances alpha_exchange); $(distances alpha_shift))" \
+        bash -c "$(declare -f distances latencies); dir='$dir'; latencies alpha_exchange 1,2,1,2 && latencies alpha_shift 2,3,1,2"
     # The model chooses the window of scattered alltoall: on 16 hosts of
     # one switch, every exchange at once (results/model.md, windows).
     platform "$dir/model-window.xml" 16 10us
@@ -115,7 +132,7 @@ expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
     grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
 expect "model: the report gives the measured model and its start-up cost" \
-    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
+    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
@@ -126,16 +143,16 @@ if [ "$FLAVOUR" = openmpi ]; then
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
     expect "model: the probe finds 32 KiB sent eagerly over TCP" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: under a 16 KiB eager limit the probe finds 4 KiB eager, 16 KiB not" \
-        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
     # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
     mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: at four nodes the other pair's probe finds 32 KiB sent eagerly" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ (beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
@@ -211,14 +228,18 @@ sed -i '/^eager_inter /d' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
     grep -q "^# machine model: .*alpha_inter 1.5 .*($file)\$" "$dir/model-read.txt"
-printf 'beta_distance 1 2 1.5  # a comment\n' >>"$file"
+printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance 1 2 1.5  # a comment\n' >>"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
-expect "COLLSHIM_MACHINE: its per-byte times by node distance are read" \
-    grep -q "^# machine model: .*alpha_group [0-9.e+-]* beta_distance 1,2,1.5 ($file)\$" "$dir/model-read.txt"
-sed -i 's/^beta_distance .*/beta_distance 1 0.5/' "$file"
+expect "COLLSHIM_MACHINE: its rounds by node distance are read" \
+    grep -q "^# machine model: .*alpha_group [0-9.e+-]* distance_nodes 0 alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5 ($file)\$" "$dir/model-read.txt"
+sed -i 's/^beta_distance .*/beta_distance 1 0.5 1/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a per-byte time by distance under 1 is refused" \
     grep -q "COLLSHIM_MACHINE=$file: beta_distance takes up to 16 numbers of at least 1; the model is measured" "$log"
+printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance 1 2\n' >>"$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: figures for different numbers of distances are refused" \
+    grep -q "COLLSHIM_MACHINE=$file: alpha_exchange and beta_distance give different numbers of distances; the model is measured" "$log"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \

@@ -272,20 +272,24 @@ END_TEST
 
 /* The model measured on SMPI's 4 x 4 x 4 torus of 64 hosts
  * (bench/platforms/torus-4x4x4x16.xml): exchanges with the nodes 2, 8
- * and 32 away are 2 links long, and two of them share a link. */
+ * and 32 away are 2 links long, and two of them share a link; a shift
+ * to the next node has a message 3 links long (node 63 to node 0). */
 static const struct machine_model torus = {
     .alpha_intra = 7.23e-7, .beta_intra = 5.25e-10, .alpha_inter = 7.23e-7,
     .alpha_lone = 7.23e-7, .beta_inter = 5.25e-10, .overhead = 1.27e-7,
     .overhead_lone = 1.27e-7, .gamma = 6.1e-13, .eager_inter = 32768,
-    .beta_distance = {1, 2.01, 1, 2.01, 1, 2.01}, .distances = 6, .ranks_per_core = 1,
-    .valid = 1};
+    .alpha_exchange = {7.23e-7, 1.22e-6, 7.23e-7, 1.22e-6, 7.23e-7, 1.24e-6},
+    .alpha_shift = {1.72e-6, 2.22e-6, 1.22e-6, 1.72e-6, 7.22e-7, 1.24e-6},
+    .beta_distance = {1, 1.99, 1, 1.99, 1, 2}, .distances = 6, .distance_nodes = 64,
+    .ranks_per_core = 1, .valid = 1};
 
-/* The bytes' part of a round: its cost for `bytes` less its cost for none. */
+/* The bytes' part of a round on `nodes` nodes of one rank: its cost for
+ * `bytes` less its cost for none. */
 static double bytes_part(double (*round)(const struct cost_call *, const struct machine_model *,
                                          double, int),
-                         const struct machine_model *m, int distance, double bytes)
+                         const struct machine_model *m, int nodes, int distance, double bytes)
 {
-    struct coll_key key = key_of(COLL_reduce_scatter_block, 64, 1, 64 * 1024);
+    struct coll_key key = key_of(COLL_reduce_scatter_block, nodes, 1, nodes * 1024);
     struct cost_call c = call_of(&key);
     return round(&c, m, bytes, distance) - round(&c, m, 0, distance);
 }
@@ -297,17 +301,42 @@ static double bytes_part(double (*round)(const struct cost_call *, const struct 
  * A distance that is not a power of two takes the mean. */
 START_TEST(a_rounds_bytes_take_its_distances_time)
 {
-    double near = bytes_part(model_exchange, &torus, 1, 4096);
-    ck_assert_double_eq_tol(bytes_part(model_exchange, &torus, 2, 4096), 2.01 * near, 1e-15);
-    ck_assert_double_eq_tol(bytes_part(model_exchange, &torus, 4, 4096), near, 1e-15);
-    ck_assert_double_eq_tol(bytes_part(model_shift, &torus, 32, 4096), 2.01 * near, 1e-15);
-    ck_assert_double_eq_tol(bytes_part(model_shift, &torus, 3, 4096), 1.505 * near, 1e-15);
+    double near = bytes_part(model_exchange, &torus, 64, 1, 4096);
+    ck_assert_double_eq_tol(bytes_part(model_exchange, &torus, 64, 2, 4096), 1.99 * near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_exchange, &torus, 64, 4, 4096), near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_shift, &torus, 64, 32, 4096), 2 * near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_shift, &torus, 64, 3, 4096),
+                            (3 + 1.99 + 1.99 + 2) / 6 * near, 1e-15);
     ck_assert_str_eq(chosen(&torus, COLL_reduce_scatter_block, 64, 65536), "distance_doubling");
     struct machine_model unmeasured = torus;
     unmeasured.distances = 0;
-    ck_assert_double_eq_tol(bytes_part(model_exchange, &unmeasured, 2, 4096), near, 1e-15);
+    ck_assert_double_eq_tol(bytes_part(model_exchange, &unmeasured, 64, 2, 4096), near, 1e-15);
     ck_assert_str_eq(chosen(&unmeasured, COLL_reduce_scatter_block, 64, 65536),
                      "recursive_halving");
+}
+END_TEST
+
+/* A round's latency is the measured one of its node distance: on the
+ * torus a ring's step waits for its 3-link message (reduce_scatter_block
+ * of 256 B on 64 hosts, 63 steps: 108 us, 1.7 us a step), and a
+ * dissemination barrier's shifts for theirs (7.3 us against recursive
+ * doubling's 5.8; results/model.md). Another distance takes the slowest. */
+START_TEST(a_rounds_latency_is_its_distances)
+{
+    struct coll_key key = key_of(COLL_reduce_scatter_block, 64, 1, 64 * 1024);
+    struct cost_call c = call_of(&key);
+    ck_assert_double_eq(model_shift(&c, &torus, 0, 1), torus.alpha_shift[0]);
+    ck_assert_double_eq(model_shift(&c, &torus, 0, 16), torus.alpha_shift[4]);
+    ck_assert_double_eq(model_shift(&c, &torus, 0, 3), torus.alpha_shift[1]);
+    ck_assert_double_eq(model_exchange(&c, &torus, 0, 2), torus.alpha_exchange[1]);
+    ck_assert_str_eq(chosen(&torus, COLL_barrier, 64, 0), "recursive_doubling");
+    key = key_of(COLL_reduce_scatter_block, 8, 1, 8 * 1024); /* fewer nodes than measured */
+    c = call_of(&key);
+    ck_assert_double_eq(model_shift(&c, &torus, 0, 1), torus.alpha_inter);
+    ck_assert_double_eq(bytes_part(model_exchange, &torus, 8, 2, 4096),
+                        bytes_part(model_exchange, &torus, 8, 1, 4096));
+    double ring = cost_on(&torus, COLL_reduce_scatter_block, "ring", 64, 64 * 4);
+    ck_assert_msg(fabs(ring - 108e-6) < 0.05 * 108e-6, "ring of 256 B: %g s, not 108 us", ring);
 }
 END_TEST
 
@@ -393,5 +422,6 @@ Suite *model_suite(void)
                                  groups_of_nodes_price_the_levels_between_them,
                                  the_model_chooses_a_window,
                                  a_rounds_bytes_take_its_distances_time,
+                                 a_rounds_latency_is_its_distances,
                                  model_covers_calls_that_span_nodes));
 }
