@@ -101,9 +101,11 @@ static double distance_share(const struct cost_call *c, const struct machine_mod
 /* The latency of a round between nodes whose messages go `distance`
  * ranks, a swap with rank r xor distance (`aligned`) or a shift to rank
  * r + distance: the measured one of its level (alpha_exchange,
- * alpha_shift); at another distance the slowest measured of its kind, as
- * some message of such a round goes as far as any; unmeasured,
- * alpha_inter and the step between groups of nodes. */
+ * alpha_shift); at another distance, and in a burst to many distances
+ * at once (distance 0), the slowest measured of its kind, as some
+ * message of such a round goes as far as any; unmeasured, alpha_inter
+ * and the step between groups of nodes (a burst crosses a group's edge
+ * wherever the nodes span two groups, as a shift does). */
 static double round_latency(const struct cost_call *c, const struct machine_model *m,
                             int distance, int aligned)
 {
@@ -174,7 +176,7 @@ double model_burst(const struct cost_call *c, const struct machine_model *m, dou
 {
     int across = model_crosses(c, distance);
     messages = messages > 1 ? messages : 1;
-    double latency = m->alpha_inter + group_latency(c, m, distance, 0);
+    double latency = round_latency(c, m, 0, 0);
     return message(m, messages * bytes, across, c->ppn, distance_share(c, m, 0), latency) +
            (messages - 1) * m->overhead + handshake(m, bytes, across);
 }
