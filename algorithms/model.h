@@ -20,7 +20,7 @@
 
 #include "algorithms/coll.h"
 
-/* Node distances 1, 2, 4, ... the model can know a per-byte time at. */
+/* Node distances 1, 2, 4, ... the model can hold figures for (2^16 nodes). */
 #define MODEL_DISTANCES 16
 
 /* What the costs depend on, measured at run time on the job's own ranks

@@ -663,7 +663,7 @@ static int refine_beta(const struct partners *who, char *buf, double *all, int r
  * swamp them; or the rounds would take over LEVEL_BUDGET by the agreed
  * model (on the virtual cluster, 8 nodes at 1 Gbit/s, a 128 KiB swap
  * takes about 1 ms; where a message takes 1-2 us, as on SMPI's fat tree
- * and torus, 64 nodes take 0.2-0.5 ms). Every rank decides alike. */
+ * and torus, 64 nodes take 0.2-0.7 ms). Every rank decides alike. */
 static int distance_levels(const struct node_layout *L)
 {
     int levels = model_log(2, L->shape.nodes);
@@ -679,13 +679,14 @@ static int distance_levels(const struct node_layout *L)
  * connections and meets the neighbours: a swap where to == from. */
 static double round_time(int to, int from, char *buf)
 {
-    double fastest = 0;
+    double fastest = -1;
     for (int i = 0; i <= DISTANCE_REPS; i++) {
         double start = PMPI_Wtime();
         vendor.sendrecv(buf, SMALL_BYTES, MPI_BYTE, to, MACHINE_TAG, buf + HALF, SMALL_BYTES,
                         MPI_BYTE, from, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         double t = PMPI_Wtime() - start;
-        fastest = i == 1 || (i > 1 && t < fastest) ? t : fastest;
+        if (i > 0 && (fastest < 0 || t < fastest))
+            fastest = t;
     }
     return fastest;
 }
@@ -738,10 +739,10 @@ static double swap_latency(int level)
 
 /* The model's rounds by distance from every rank's figures (all: size
  * rows of PER_LEVEL * levels, then a scratch column): a small round's
- * latency is its slowest rank's, and a
- * large swap's bytes, their latency taken off, over the nearest
- * distance's, the median over ranks, are its per-byte factor (within
- * SHARE_NOISE of 1: 1). None where the nearest's bytes took no time. */
+ * latency is its slowest rank's, and a large swap's bytes, their latency
+ * taken off, over the nearest distance's, the median over ranks, are its
+ * per-byte factor (within SHARE_NOISE of 1: 1). None where the nearest's
+ * bytes took no time; `nodes`: the job's, which they were measured over. */
 static void agree_distances(const double *all, int size, int levels, int nodes,
                             double *scratch)
 {
