@@ -81,6 +81,8 @@ XML
             if (n != m || e[1] <= 0) exit 1
             for (i = 1; i <= n; i++) if (f[i] < 0.9 * w[i] * e[1] || f[i] > 1.1 * w[i] * e[1]) exit 1 }'
     }
+    # The swap's latencies SWAP and the shift's SHIFT, as latencies' FACTORs.
+    swap_and_shift() { latencies alpha_exchange "$1" && latencies alpha_shift "$2"; }
     # Two leaf switches of four hosts, one link up from each: two links
     # inside a leaf, four between, so groups of 4, 20 us apart, and the
     # four hosts of a leaf share its link to the other: 4 times the
@@ -98,7 +100,7 @@ XML
     expect "model: one switch gives every distance the same per-byte time ($distances)" \
         test "$distances" = "1,1,1"
     expect "model: and the same latency to swap and to shift ($(distances alpha_exchange); $(distances alpha_shift))" \
-        bash -c "$(declare -f distances latencies); dir='$dir'; latencies alpha_exchange 1,1,1 && latencies alpha_shift 1,1,1"
+        swap_and_shift 1,1,1 1,1,1
     # A 4 x 4 torus, whose hops rise and fall with the distance (1, 2, 1,
     # 2 links to nodes 1, 2, 4, 8): one group; its 2-link exchanges share
     # a link between two messages, twice the per-byte time.
@@ -112,7 +114,7 @@ XML
     # node 4 and node 3 to node 5 cross a row, shifts of 4 and 8 nodes
     # stay in a column): each link adds its 10 us.
     expect "model: a torus's rounds wait for their farthest message ($(distances alpha_exchange); $(distances alpha_shift))" \
-        bash -c "$(declare -f distances latencies); dir='$dir'; latencies alpha_exchange 1,2,1,2 && latencies alpha_shift 2,3,1,2"
+        swap_and_shift 1,2,1,2 2,3,1,2
     # The model chooses the window of scattered alltoall: on 16 hosts of
     # one switch, every exchange at once (results/model.md, windows).
     platform "$dir/model-window.xml" 16 10us
