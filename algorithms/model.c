@@ -171,6 +171,26 @@ double model_tree(const struct cost_call *c, const struct machine_model *m, doub
            handshake(m, bytes, across);
 }
 
+int model_fans(const struct machine_model *m, double bytes)
+{
+    return m->fan_nodes > 0 && m->eager_inter > 0 && bytes <= m->eager_inter;
+}
+
+/* The child's own message (model_tree's, one message), and where it
+ * crosses, the byte times of the messages sent with it: each child beyond
+ * the first adds fan_share of one to the last one's arrival, and the
+ * child `order` waits for the share fan_first of all of them and for the
+ * rest of those sent before it; its parent's overhead for each of those. */
+double model_fan_arrival(const struct cost_call *c, const struct machine_model *m, double bytes,
+                         int distance, int children, int order)
+{
+    double one = model_tree(c, m, bytes, distance, 1);
+    if (!pair_crosses(c, distance) || children <= 1)
+        return one;
+    double others = m->fan_first * (children - 1) + (1 - m->fan_first) * order;
+    return one + others * m->fan_share * bytes * m->beta_inter + order * m->overhead_lone;
+}
+
 double model_burst(const struct cost_call *c, const struct machine_model *m, double bytes,
                    int messages, int distance)
 {

@@ -61,6 +61,17 @@ struct machine_model {
     int distances;
     double distance_nodes; /* the nodes they were measured over: they price the
                               calls that span as many (0: every call) */
+    /* A parent's eager messages to children on other nodes, sent one after
+       another without waiting (a tree's level): where they share its link
+       at once, the first child waits for the others' bytes too. fan_nodes
+       0: not measured, and each child waits only for those sent before it. */
+    double fan_nodes; /* the children (nodes 1, 2, 4, ... away) they were measured on */
+    double fan_share; /* each child beyond the first adds this many of one
+                         message's byte times to the last one's arrival (1: one
+                         link; less: messages on several links at once) */
+    double fan_first; /* of that added time, the share the child sent to first waits
+                         for too (0: the messages leave one after another; 1:
+                         they share the link and arrive together) */
     int ranks_per_core; /* the node_shape's: 1 unless oversubscribed */
     int valid;          /* 0: no model (every cost is then unknown) */
 };
@@ -114,6 +125,17 @@ double model_exchange(const struct cost_call *c, const struct machine_model *m, 
  * the per-message overhead of such a root (overhead_lone across). */
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
                   int distance, int messages);
+
+/* Whether a parent's eager messages of `bytes` to its children on other
+ * nodes are priced as measured at once (m->fan_nodes): below the eager
+ * limit, where its sends complete without waiting for their receives. */
+int model_fans(const struct machine_model *m, double bytes);
+
+/* Where model_fans: the time from a parent's first send until its child
+ * `order` (0: the first sent) of `children`, each `distance` ranks away
+ * as in model_tree, has its message of `bytes`. */
+double model_fan_arrival(const struct cost_call *c, const struct machine_model *m, double bytes,
+                         int distance, int children, int order);
 
 /* A round in which every rank sends `messages` messages of `bytes` at
  * once, to ranks up to `distance` after it (a window of a direct

@@ -102,32 +102,39 @@ static const struct {
     size_t offset;
     const char *meaning;
     int optional;       /* 1: a file may leave it out (0) */
-    int whole;          /* 1: a count (bytes, nodes), reported whole; 0: seconds */
+    int whole;          /* 1: a count (bytes, nodes), reported whole; 0: seconds, a ratio */
+    double most;        /* the largest value a file may give (0: no bound) */
 } machine_fields[] = {
     {"alpha_intra", offsetof(struct machine_model, alpha_intra), "s per message inside a node", 0,
-     0},
-    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node", 0, 0},
+     0, 0},
+    {"beta_intra", offsetof(struct machine_model, beta_intra), "s per byte inside a node", 0, 0, 0},
     {"alpha_inter", offsetof(struct machine_model, alpha_inter), "s per message between nodes", 0,
-     0},
+     0, 0},
     {"alpha_lone", offsetof(struct machine_model, alpha_lone),
-     "s per message between nodes while the other ranks wait", 0, 0},
+     "s per message between nodes while the other ranks wait", 0, 0, 0},
     {"beta_inter", offsetof(struct machine_model, beta_inter),
-     "s per byte through a node's link, one sender", 0, 0},
+     "s per byte through a node's link, one sender", 0, 0, 0},
     {"overhead", offsetof(struct machine_model, overhead),
-     "s per extra message of a rank in a round", 0, 0},
+     "s per extra message of a rank in a round", 0, 0, 0},
     {"overhead_lone", offsetof(struct machine_model, overhead_lone),
-     "s per extra message of a root reaching other nodes while the others wait", 0, 0},
-    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0, 0},
+     "s per extra message of a root reaching other nodes while the others wait", 0, 0, 0},
+    {"gamma", offsetof(struct machine_model, gamma), "s per byte reduced (sum of doubles)", 0, 0, 0},
     {"eager_inter", offsetof(struct machine_model, eager_inter),
-     "bytes: messages up to this size go eagerly between nodes (0: none known)", 1, 1},
+     "bytes: messages up to this size go eagerly between nodes (0: none known)", 1, 1, 0},
     {"handshake", offsetof(struct machine_model, handshake),
-     "s a message between nodes above eager_inter waits for its receive", 1, 0},
+     "s a message between nodes above eager_inter waits for its receive", 1, 0, 0},
     {"group_nodes", offsetof(struct machine_model, group_nodes),
-     "nodes behind one switch: aligned runs of consecutive nodes (0: one group)", 1, 1},
+     "nodes behind one switch: aligned runs of consecutive nodes (0: one group)", 1, 1, 0},
     {"alpha_group", offsetof(struct machine_model, alpha_group),
-     "s more per message between nodes of two groups", 1, 0},
+     "s more per message between nodes of two groups", 1, 0, 0},
     {"distance_nodes", offsetof(struct machine_model, distance_nodes),
-     "nodes the figures by distance were measured over (0: they price every call)", 1, 1},
+     "nodes the figures by distance were measured over (0: they price every call)", 1, 1, 0},
+    {"fan_nodes", offsetof(struct machine_model, fan_nodes),
+     "children a parent's eager messages were timed to at once (0: not measured)", 1, 1, 0},
+    {"fan_share", offsetof(struct machine_model, fan_share),
+     "byte times of one message each child beyond the first adds to the last", 1, 0, 0},
+    {"fan_first", offsetof(struct machine_model, fan_first),
+     "share of that time the first child waits for too (0: one after another)", 1, 0, 1},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -579,7 +586,8 @@ static void agree(const double *all, int size, double *scratch)
     machine.handshake = RENDEZVOUS_LATENCIES * agreed.alpha_inter;
     machine.group_nodes = agreed.group_nodes > 0 ? agreed.group_nodes : 0;
     machine.alpha_group = machine.group_nodes > 0 ? agreed.alpha_group : 0;
-    machine.distance_nodes = 0; /* measured after (measure_distances) */
+    machine.distance_nodes = 0; /* measured after (measure_distances, measure_fans) */
+    machine.fan_nodes = machine.fan_share = machine.fan_first = 0;
     machine.valid = 1;
 }
 
@@ -781,6 +789,104 @@ static int measure_distances(const struct node_layout *L, int rank, int size, ch
     return err;
 }
 
+/* ---- a parent's messages at once (fan_nodes, fan_share, fan_first) ---- */
+
+#define FAN_BYTES (16 * 1024) /* each child's message: eager wherever the model is asked */
+#define FAN_REPS 3            /* timed rounds of each: the fastest counts */
+
+/* The children of the root's fan: the first ranks of nodes 1, 2, 4, ...
+ * (at most FAN), as a binomial tree's root has; or 0 where it is not
+ * timed: fewer than 3 nodes, FAN_BYTES above the agreed eager limit, their
+ * bytes shorter than a message's latency, or the rounds over LEVEL_BUDGET
+ * (on the virtual cluster, 8 nodes at 1 Gbit/s, 3 children: 2.6 ms). */
+static int fan_children(const struct node_layout *L, int *children)
+{
+    int count = 0;
+    for (int node = 1; node < L->shape.nodes && count < FAN; node *= 2)
+        children[count++] = rank_at(L, node, 0);
+    double bytes = FAN_BYTES * machine.beta_inter, message = machine.alpha_lone + bytes;
+    double rounds = (1 + FAN_REPS) * ((count + 1) * bytes + 4 * machine.alpha_lone);
+    if (count < 2 || machine.eager_inter < FAN_BYTES || bytes < machine.alpha_inter ||
+        rounds + message > LEVEL_BUDGET)
+        return 0;
+    return count;
+}
+
+/* The root's round: FAN_BYTES to each of its children, one send after
+ * another as a binomial tree's parent does, the farthest (its largest
+ * subtree) first, each child answering SMALL_BYTES once its message is
+ * in: the seconds to the answer of the child sent to first and to the
+ * last answer (times[0..1]). */
+static void fan_round(const int *children, int count, char *buf, double times[2])
+{
+    MPI_Request answers[FAN];
+    double start = PMPI_Wtime();
+    for (int i = 0; i < count; i++)
+        PMPI_Irecv(buf + HALF + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, children[i], MACHINE_TAG,
+                   MPI_COMM_WORLD, &answers[i]);
+    for (int i = count - 1; i >= 0; i--)
+        vendor.send(buf, FAN_BYTES, MPI_BYTE, children[i], MACHINE_TAG, MPI_COMM_WORLD);
+    for (int i = 0; i < count; i++) {
+        int which;
+        vendor.waitany(count, answers, &which, MPI_STATUS_IGNORE);
+        double now = PMPI_Wtime() - start;
+        times[0] = which == count - 1 ? now : times[0];
+        times[1] = now;
+    }
+}
+
+static void fan_answer(int root, char *buf)
+{
+    vendor.recv(buf + HALF, FAN_BYTES, MPI_BYTE, root, MACHINE_TAG, MPI_COMM_WORLD,
+                MPI_STATUS_IGNORE);
+    vendor.send(buf, SMALL_BYTES, MPI_BYTE, root, MACHINE_TAG, MPI_COMM_WORLD);
+}
+
+/* The root's figures from its rounds, the fastest of each after one
+ * untimed: one child alone (`lone`: the farthest, so that what the others
+ * add is their bytes, not a farther child's latency), then all at once.
+ * figures: fan_nodes, fan_share, fan_first, as in the model. */
+static void time_fan(const int *children, int count, char *buf, double figures[3])
+{
+    double lone = -1, first = -1, last = -1, times[2];
+    for (int round = 0; round <= FAN_REPS; round++) {
+        fan_round(children + count - 1, 1, buf, times);
+        lone = round > 0 && (lone < 0 || times[0] < lone) ? times[0] : lone;
+        fan_round(children, count, buf, times);
+        if (round > 0 && (last < 0 || times[1] < last))
+            first = times[0], last = times[1];
+    }
+    double bytes = FAN_BYTES * machine.beta_inter; /* one message's, as the costs price it */
+    double added = last > lone ? last - lone : 0;
+    figures[0] = count;
+    figures[1] = added / ((count - 1) * bytes);
+    figures[2] = added > 0 && first > lone ? (first - lone) / added : 0;
+    figures[2] = figures[2] < 1 ? figures[2] : 1;
+}
+
+/* Where fan_children, the root times its fan and every rank takes its
+ * figures (the root's: one parent's messages, as a tree's). */
+static int measure_fans(const struct node_layout *L, int rank, char *buf)
+{
+    int children[FAN], count = fan_children(L, children), root = rank_at(L, 0, 0);
+    double figures[3] = {0, 0, 0};
+    if (!count)
+        return MPI_SUCCESS;
+    if (rank == root)
+        time_fan(children, count, buf, figures);
+    for (int i = 0; i < count && rank != root; i++)
+        for (int round = 0; children[i] == rank && round <= FAN_REPS; round++) {
+            if (i == count - 1)
+                fan_answer(root, buf);
+            fan_answer(root, buf);
+        }
+    int err = vendor.bcast(figures, 3, MPI_DOUBLE, root, MPI_COMM_WORLD);
+    if (!err)
+        machine.fan_nodes = figures[0], machine.fan_share = figures[1],
+        machine.fan_first = figures[2];
+    return err;
+}
+
 /* This rank's measurements across nodes, every rank's gathered in all
  * (size rows of MACHINE_FIELDS, then a scratch column), agreed into the
  * model. */
@@ -821,6 +927,8 @@ static int measure(const struct node_layout *L, int rank, int size, int check_cp
             err = measure_and_agree(&who, buf, &mine, all, rank, size);
         if (!err && machine.valid)
             err = measure_distances(L, rank, size, buf);
+        if (!err && machine.valid)
+            err = measure_fans(L, rank, buf);
     }
     free(buf);
     free(all);
@@ -945,6 +1053,10 @@ int machine_file_read(const char *path, struct machine_model *m, char *why, size
             i++;
         if (i == MACHINE_FIELDS) {
             snprintf(why, len, "%.40s is not a field of the model", name);
+            break;
+        }
+        if (machine_fields[i].most > 0 && value > machine_fields[i].most) {
+            snprintf(why, len, "%s %g is above %g", name, value, machine_fields[i].most);
             break;
         }
         *field(m, i) = value;

@@ -17,8 +17,9 @@
 #   hosts behind two leaf switches stand in two groups of nodes, hosts
 #   behind one or on a torus in one; the per-byte time by node distance
 #   is a leaf's shared link up and a torus's shared links, and the same
-#   at every distance behind one switch; the model chooses scattered
-#   alltoall's window;
+#   at every distance behind one switch; a parent's messages at once
+#   share one switch's link and leave on a torus's several; the model
+#   chooses scattered alltoall's window;
 # - the eager probe finds the largest of 4, 16, 32 and 64 KiB that goes
 #   eagerly between the nodes, at two nodes and at four (where rank 0's
 #   pair leaves it to the others); a file may set the limit or leave it out.
@@ -64,7 +65,7 @@ XML
     # The model measured on NP simulated hosts, 10 us a link, joined as
     # the cluster's TOPOLOGY, into model-groups.csv's header.
     measure_on() {
-        platform "$dir/model-groups.xml" "$1" 10us "$2"
+        platform "$dir/model-groups.xml" "$1" "${3:-10us}" "$2"
         SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run "$1" -- "$TOP_BUILDDIR/collbench" \
             -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
     }
@@ -115,6 +116,20 @@ XML
     # stay in a column): each link adds its 10 us.
     expect "model: a torus's rounds wait for their farthest message ($(distances alpha_exchange); $(distances alpha_shift))" \
         swap_and_shift 1,2,1,2 2,3,1,2
+    # A parent's eager messages to the nodes 1, 2, 4, ... away, at 1 us a
+    # link (16 KiB then take longer than a message's latency): behind one
+    # switch they share its one link and arrive together; on the 4 x 4
+    # torus they leave on two links, two on each, so the last arrives one
+    # message's bytes after the lone one's, not three.
+    fans() { grep -o "fan_nodes [0-9]* fan_share [0-9.e+-]* fan_first [0-9.e+-]*" "$dir/model-groups.csv" | head -1; }
+    measure_on 8 '' 1us
+    fans=$(fans)
+    expect "model: one switch's link carries a parent's messages at once, which arrive together ($fans)" \
+        awk -v f="$fans" 'BEGIN { split(f, x, " "); exit !(x[2] == 3 && x[4] >= 0.75 && x[4] <= 1.25 && x[6] >= 0.75) }'
+    measure_on 16 'topology="TORUS" topo_parameters="4,4"' 1us
+    fans=$(fans)
+    expect "model: a torus's two links carry them in a third of the time ($fans)" \
+        awk -v f="$fans" 'BEGIN { split(f, x, " "); exit !(x[2] == 4 && x[4] >= 0.2 && x[4] <= 0.5) }'
     # The model chooses the window of scattered alltoall: on 16 hosts of
     # one switch, every exchange at once (results/model.md, windows).
     platform "$dir/model-window.xml" 16 10us
@@ -129,12 +144,14 @@ XML
     exit
 fi
 
+# The report's fields after eager_inter, the figures by distance only where measured.
+model_rest='handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ fan_nodes [0-9]+ fan_share [0-9.e+-]+ fan_first [0-9.e+-]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?'
 mpi_run 2 "${two[@]}" COLLSHIM_REPORT="$dir/model-report.txt" -- "$prog" >"$log" 2>&1
 expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
     grep -Eq "collshim: allreduce np=2 bytes=.* nodes=2 ppn=1 -> [a-z_]+ \(model\)" "$log"
 expect "model: the report gives the measured model and its start-up cost" \
-    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
+    grep -Eq "^# machine model: alpha_intra .* gamma [0-9.e+-]+ eager_inter [0-9]+ $model_rest\(measured in MPI_Init, start-up cost [0-9.]+ ms(, beta_inter from 64 and 256 KiB swaps)?\)" \
     "$dir/model-report.txt"
 expect "model: the report says the model chose allreduce" \
     grep -Eq "^  allreduce +[a-z_]+ +.*\[model\]" "$dir/model-report.txt"
@@ -145,16 +162,16 @@ if [ "$FLAVOUR" = openmpi ]; then
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp COLLSHIM_REPORT="$dir/model-eager.txt" \
         -- "$prog" >"$log" 2>&1
     expect "model: the probe finds 32 KiB sent eagerly over TCP" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 $model_rest\(" "$dir/model-eager.txt"
     mpi_run 2 "${two[@]}" OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_eager_limit=16384 \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: under a 16 KiB eager limit the probe finds 4 KiB eager, 16 KiB not" \
-        grep -Eq "^# machine model: .* eager_inter 4096 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 4096 $model_rest\(" "$dir/model-eager.txt"
     # At four nodes the pair of nodes 2 and 3 probes, rank 0's does not.
     mpi_run 4 LD_PRELOAD="$LIBCOLLSHIM" COLLSHIM_NODES=block:4 OMPI_MCA_btl=self,tcp \
         COLLSHIM_REPORT="$dir/model-eager.txt" -- "$prog" >"$log" 2>&1
     expect "model: at four nodes the other pair's probe finds 32 KiB sent eagerly" \
-        grep -Eq "^# machine model: .* eager_inter 32768 handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?\(" "$dir/model-eager.txt"
+        grep -Eq "^# machine model: .* eager_inter 32768 $model_rest\(" "$dir/model-eager.txt"
 fi
 
 mpi_run 2 "${two[@]}" "COLLSHIM_TUNE=allreduce @linear" -- "$prog" >"$log" 2>&1
@@ -233,7 +250,7 @@ expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
 printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance 1 2 1.5  # a comment\n' >>"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: its rounds by node distance are read" \
-    grep -q "^# machine model: .*alpha_group [0-9.e+-]* distance_nodes 0 alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5 ($file)\$" "$dir/model-read.txt"
+    grep -q "^# machine model: .*alpha_group [0-9.e+-]* distance_nodes 0 fan_nodes 0 fan_share 0 fan_first 0 alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5 ($file)\$" "$dir/model-read.txt"
 sed -i 's/^beta_distance .*/beta_distance 1 0.5 1/' "$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a per-byte time by distance under 1 is refused" \
@@ -242,6 +259,15 @@ printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: figures for different numbers of distances are refused" \
     grep -q "COLLSHIM_MACHINE=$file: alpha_exchange and beta_distance give different numbers of distances; the model is measured" "$log"
+sed -i '/^alpha_exchange /d; /^alpha_shift /d; /^beta_distance /d' "$file"
+printf 'fan_nodes 3\nfan_share 0.5\nfan_first 0.9\n' >>"$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: a parent's messages at once are read" \
+    grep -q "^# machine model: .*distance_nodes 0 fan_nodes 3 fan_share 0.5 fan_first 0.9 ($file)\$" "$dir/model-read.txt"
+sed -i 's/^fan_first .*/fan_first 1.5/' "$file"
+mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+expect "COLLSHIM_MACHINE: a share of the first child's wait above 1 is refused" \
+    grep -q "COLLSHIM_MACHINE=$file: fan_first 1.5 is above 1; the model is measured" "$log"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
 mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
