@@ -33,7 +33,11 @@
  *   once, swaps 8 bytes and 128 KiB with the first rank of the node that
  *   far, and sends 8 bytes to the node that far on (alpha_exchange,
  *   alpha_shift, beta_distance: a round's farthest message and the links
- *   its messages share).
+ *   its messages share);
+ * - then, where cheap (fan_children), world rank 0 sends 16 KiB to the
+ *   first ranks of nodes 1, 2, 4, ... one after another, and each answers
+ *   once its message is in (fan_nodes, fan_share, fan_first: a tree's
+ *   parent's messages at once).
  * Each swap is timed alone and a rank keeps the median of its swaps; one
  * allgather then gives every rank every rank's values, and each field is
  * their median, the same on every rank, so all ranks choose alike. A
