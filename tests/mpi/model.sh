@@ -232,46 +232,45 @@ mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: the measured model is written" \
     bash -c "[ \$(grep -Ec '^(alpha|beta)_(intra|inter|lone) +[0-9.]+e[-+][0-9]+|^gamma |^overhead(_lone)? ' '$file') = 8 ]"
 field() { awk -v name="$1" '$1 == name {print $2}' "$file"; }
+# A job on two nodes that reads $file: whether its report gives the model
+# as REPORT (after "# machine model: "), or it refuses the file, saying WHY.
+reads() {
+    mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" \
+        -- "$prog" >"$log" 2>&1
+    grep -q "^# machine model: $1 ($file)\$" "$dir/model-read.txt"
+}
+refuses() {
+    mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
+    grep -q "COLLSHIM_MACHINE=$file: $1; the model is measured" "$log"
+}
 expect "COLLSHIM_MACHINE: two nodes have no fan, overhead_lone is the overhead" \
     [ "$(field overhead_lone)" = "$(field overhead)" ]
 sed -i 's/^alpha_inter .*/alpha_inter 1.5e+00/' "$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
-expect "COLLSHIM_MACHINE: the next job reads it" \
-    grep -q "^# machine model: .*alpha_inter 1.5 .*($file)\$" "$dir/model-read.txt"
+expect "COLLSHIM_MACHINE: the next job reads it" reads ".*alpha_inter 1.5 .*"
 expect "COLLSHIM_MACHINE: and still gets right results" grep -q "plain_c: ok (np=2)" "$log"
 sed -i 's/^eager_inter .*/eager_inter 12345/' "$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
-expect "COLLSHIM_MACHINE: its eager limit is read" \
-    grep -q "^# machine model: .*eager_inter 12345 .*($file)\$" "$dir/model-read.txt"
+expect "COLLSHIM_MACHINE: its eager limit is read" reads ".*eager_inter 12345 .*"
 sed -i '/^eager_inter /d' "$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
-expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" \
-    grep -q "^# machine model: .*alpha_inter 1.5 .*($file)\$" "$dir/model-read.txt"
+expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" reads ".*alpha_inter 1.5 .*"
 printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance 1 2 1.5  # a comment\n' >>"$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: its rounds by node distance are read" \
-    grep -q "^# machine model: .*alpha_group [0-9.e+-]* distance_nodes 0 fan_nodes 0 fan_share 0 fan_first 0 alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5 ($file)\$" "$dir/model-read.txt"
+    reads ".*alpha_group [0-9.e+-]* distance_nodes 0 fan_nodes 0 fan_share 0 fan_first 0 alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5"
 sed -i 's/^beta_distance .*/beta_distance 1 0.5 1/' "$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a per-byte time by distance under 1 is refused" \
-    grep -q "COLLSHIM_MACHINE=$file: beta_distance takes up to 16 numbers of at least 1; the model is measured" "$log"
+    refuses "beta_distance takes up to 16 numbers of at least 1"
 printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance 1 2\n' >>"$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: figures for different numbers of distances are refused" \
-    grep -q "COLLSHIM_MACHINE=$file: alpha_exchange and beta_distance give different numbers of distances; the model is measured" "$log"
+    refuses "alpha_exchange and beta_distance give different numbers of distances"
 sed -i '/^alpha_exchange /d; /^alpha_shift /d; /^beta_distance /d' "$file"
 printf 'fan_nodes 3\nfan_share 0.5\nfan_first 0.9\n' >>"$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" COLLSHIM_REPORT="$dir/model-read.txt" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a parent's messages at once are read" \
-    grep -q "^# machine model: .*distance_nodes 0 fan_nodes 3 fan_share 0.5 fan_first 0.9 ($file)\$" "$dir/model-read.txt"
+    reads ".*distance_nodes 0 fan_nodes 3 fan_share 0.5 fan_first 0.9"
 sed -i 's/^fan_first .*/fan_first 1.5/' "$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a share of the first child's wait above 1 is refused" \
-    grep -q "COLLSHIM_MACHINE=$file: fan_first 1.5 is above 1; the model is measured" "$log"
+    refuses "fan_first 1.5 is above 1"
 printf 'alpha_inter 1e-5\nlatency 3\n' >"$file"
-mpi_run 2 "${two[@]}" COLLSHIM_MACHINE="$file" -- "$prog" >"$log" 2>&1
 expect "COLLSHIM_MACHINE: a field that is not the model's is refused" \
-    grep -q "COLLSHIM_MACHINE=$file: latency is not a field of the model; the model is measured" "$log"
+    refuses "latency is not a field of the model"
 expect "COLLSHIM_MACHINE: then the model is measured and chooses" grep -q "(model)" "$log"
 # Three one-rank nodes: world rank 0 swaps with the two others at once, its
 # own measurement of overhead_lone.
