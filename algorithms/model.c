@@ -159,6 +159,15 @@ double model_exchange(const struct cost_call *c, const struct machine_model *m, 
            handshake(m, bytes, across);
 }
 
+double model_send(const struct cost_call *c, const struct machine_model *m, double bytes,
+                  int distance)
+{
+    int across = pair_crosses(c, distance);
+    return message(m, bytes, across, min_int(distance, c->ppn), 1,
+                   round_latency(c, m, distance, 1)) +
+           handshake(m, bytes, across);
+}
+
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
                   int distance, int messages)
 {

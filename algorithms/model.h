@@ -117,6 +117,14 @@ double model_shift(const struct cost_call *c, const struct machine_model *m, dou
 double model_exchange(const struct cost_call *c, const struct machine_model *m, double bytes,
                       int distance);
 
+/* A round in which one rank of each pair r, r xor distance sends `bytes`
+ * to the other (a gather's retracing of recursive halving): an
+ * exchange's latency and senders, its bytes at the nearest distance's
+ * per-byte time, as one message a pair does not meet the other
+ * direction's on a shared path. */
+double model_send(const struct cost_call *c, const struct machine_model *m, double bytes,
+                  int distance);
+
 /* A round of a tree: a few ranks send `bytes` to ranks `distance` away
  * while the others wait (alpha_lone); at most one rank of each node sends
  * across (distance >= k in block order),
