@@ -63,7 +63,7 @@ struct machine_model {
                               calls that span as many (0: every call) */
     /* A parent's eager messages to children on other nodes, sent one after
        another without waiting (a tree's level): where they share its link
-       at once, the first child waits for the others' bytes too. fan_nodes
+       at once, the child sent to first waits for the others' bytes too. fan_nodes
        0: not measured, and each child waits only for those sent before it. */
     double fan_nodes; /* the children (nodes 1, 2, 4, ... away) they were measured on */
     double fan_share; /* each child beyond the first adds this many of one

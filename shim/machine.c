@@ -138,7 +138,8 @@ static const struct {
     {"fan_share", offsetof(struct machine_model, fan_share),
      "byte times of one message each child beyond the first adds to the last", 1, 0, 0},
     {"fan_first", offsetof(struct machine_model, fan_first),
-     "share of that time the first child waits for too (0: one after another)", 1, 0, 1},
+     "share of that time the child sent to first waits for too (0: one after another)", 1, 0,
+     1},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -833,9 +834,9 @@ static void fan_round(const int *children, int count, char *buf, double times[2]
     for (int i = 0; i < count; i++) {
         int which;
         vendor.waitany(count, answers, &which, MPI_STATUS_IGNORE);
-        double now = PMPI_Wtime() - start;
-        times[0] = which == count - 1 ? now : times[0];
-        times[1] = now;
+        times[1] = PMPI_Wtime() - start;
+        if (which == count - 1)
+            times[0] = times[1];
     }
 }
 
@@ -876,14 +877,16 @@ static int measure_fans(const struct node_layout *L, int rank, char *buf)
     double figures[3] = {0, 0, 0};
     if (!count)
         return MPI_SUCCESS;
+    int child = 0;
+    while (child < count && children[child] != rank)
+        child++;
     if (rank == root)
         time_fan(children, count, buf, figures);
-    for (int i = 0; i < count && rank != root; i++)
-        for (int round = 0; children[i] == rank && round <= FAN_REPS; round++) {
-            if (i == count - 1)
-                fan_answer(root, buf);
+    for (int round = 0; child < count && round <= FAN_REPS; round++) {
+        if (child == count - 1) /* the lone round's child */
             fan_answer(root, buf);
-        }
+        fan_answer(root, buf);
+    }
     int err = vendor.bcast(figures, 3, MPI_DOUBLE, root, MPI_COMM_WORLD);
     if (!err)
         machine.fan_nodes = figures[0], machine.fan_share = figures[1],
