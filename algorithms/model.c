@@ -200,6 +200,28 @@ double model_fan_arrival(const struct cost_call *c, const struct machine_model *
     return one + others * m->fan_share * bytes * m->beta_inter + order * m->overhead_lone;
 }
 
+double model_fan_tree(const struct cost_call *c, const struct machine_model *m, int radix,
+                      int spread)
+{
+    double subtree[32] = {0}; /* subtree[l]: one whose root has l levels of children */
+    int levels = model_log(radix, c->p);
+    long top = 1;
+    for (int l = 1; l <= levels; l++, top *= radix) {
+        long first = l < levels ? radix - 1 : (c->p - 1) / top;
+        first = first < radix - 1 ? first : radix - 1;
+        int children = (int)first + (radix - 1) * (l - 1), order = 0;
+        long weight = top;
+        for (int i = 0; i < l; i++, weight /= radix)
+            for (long j = 0; j < (i == 0 ? first : radix - 1); j++, order++) {
+                double t = model_fan_arrival(c, m, c->bytes, (int)(spread * weight), children,
+                                             order) +
+                           subtree[l - 1 - i];
+                subtree[l] = t > subtree[l] ? t : subtree[l];
+            }
+    }
+    return subtree[levels];
+}
+
 double model_burst(const struct cost_call *c, const struct machine_model *m, double bytes,
                    int messages, int distance)
 {

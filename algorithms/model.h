@@ -63,8 +63,9 @@ struct machine_model {
                               calls that span as many (0: every call) */
     /* A parent's eager messages to children on other nodes, sent one after
        another without waiting (a tree's level): where they share its link
-       at once, the child sent to first waits for the others' bytes too. fan_nodes
-       0: not measured, and each child waits only for those sent before it. */
+       at once, the child sent to first waits for the others' bytes too.
+       fan_nodes 0: not measured, and each child waits only for those sent
+       before it. */
     double fan_nodes; /* the children (nodes 1, 2, 4, ... away) they were measured on */
     double fan_share; /* each child beyond the first adds this many of one
                          message's byte times to the last one's arrival (1: one
@@ -144,6 +145,16 @@ int model_fans(const struct machine_model *m, double bytes);
  * as in model_tree, has its message of `bytes`. */
 double model_fan_arrival(const struct cost_call *c, const struct machine_model *m, double bytes,
                          int distance, int children, int order);
+
+/* Where model_fans: a k-nomial tree of radix `radix` whose parents send
+ * every level of their children's messages at once, the top level (the
+ * largest subtrees) first; a child of weight w (rel + j w) is priced at
+ * model_tree's distance `spread` w. A parent is done when its slowest
+ * child's subtree is: T(l) = max over its children, at level i from the
+ * top, of their arrival (model_fan_arrival) + T(l - 1 - i). Only the
+ * root's top level is cut short by p. */
+double model_fan_tree(const struct cost_call *c, const struct machine_model *m, int radix,
+                      int spread);
 
 /* A round in which every rank sends `messages` messages of `bytes` at
  * once, to ranks up to `distance` after it (a window of a direct

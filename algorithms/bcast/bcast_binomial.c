@@ -19,35 +19,19 @@
 #include "algorithms/common/bcast_tree.h"
 #include "algorithms/model.h"
 
-/* Where a parent's messages leave at once (model_fans): a parent of k
- * children, 2^(k-1), ..., 1 ranks away, is done when its slowest child's
- * subtree is, T(k) = max over its children j of their arrival
- * (model_fan_arrival) + T(k - 1 - j). Where they share one link and
- * arrive together, ceil(lg p) alpha + lg p (lg p + 1) / 2 n beta: on
- * SMPI's fat tree at 64 hosts and 8 KiB, 21.2 us measured against 11.4
- * priced one level a round (results/model.md). */
-static double binomial_fans(const struct cost_call *c, const struct machine_model *m)
-{
-    double subtree[32] = {0}; /* subtree[k]: one whose root has k children */
-    int levels = model_log(2, c->p);
-    for (int k = 1; k <= levels; k++)
-        for (int j = 0; j < k; j++) {
-            double t = model_fan_arrival(c, m, c->bytes, 1 << (k - 1 - j), k, j) +
-                       subtree[k - 1 - j];
-            subtree[k] = t > subtree[k] ? t : subtree[k];
-        }
-    return subtree[levels];
-}
-
 /* One level a round, the whole message one hop down (the largest subtree's
- * child first); where the messages leave at once, binomial_fans. */
+ * child first). Where the messages leave at once (model_fans), the
+ * binomial tree of model_fan_tree: sharing one link and arriving
+ * together, ceil(lg p) alpha + lg p (lg p + 1) / 2 n beta; on SMPI's fat
+ * tree at 64 hosts and 8 KiB, 21.2 us measured against 11.4 priced one
+ * level a round (results/model.md). */
 double bcast_binomial_cost(const struct cost_call *c, const struct machine_model *m)
 {
     double cost = 0;
     if (c->bytes <= 0)
         return 0;
     if (model_fans(m, c->bytes))
-        return binomial_fans(c, m);
+        return model_fan_tree(c, m, 2, 1);
     for (int d = 1; d < c->p; d *= 2)
         cost += model_tree(c, m, c->bytes, d, 1);
     return cost;

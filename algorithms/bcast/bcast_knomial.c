@@ -29,48 +29,21 @@
 
 enum { KNOMIAL_RADIX = 4, KNOMIAL_MAX_CHILDREN = (KNOMIAL_RADIX - 1) * 16 };
 
-/* Where a parent's messages leave at once (model_fans), every level of
- * them does: a parent of l levels of children, the top one first (only
- * the root's cut short by p), is done when its slowest child's subtree
- * is, T(l) = max over its children j, at level i from the top, of their
- * arrival (model_fan_arrival) + T(l - 1 - i). Where they share one link
- * and arrive together, ceil(log_4 p) alpha + 3 L (L + 1) / 2 n beta: on
- * SMPI's fat tree at 64 hosts and 8 KiB, 15.7 us measured against 10.4
- * priced a level at a time (results/model.md). */
-static double knomial_fans(const struct cost_call *c, const struct machine_model *m)
-{
-    double subtree[32] = {0}; /* subtree[l]: one whose root has l levels of children */
-    int levels = model_log(KNOMIAL_RADIX, c->p);
-    long top = 1;
-    for (int l = 1; l <= levels; l++, top *= KNOMIAL_RADIX) {
-        long first = l < levels ? KNOMIAL_RADIX - 1 : (c->p - 1) / top;
-        first = first < KNOMIAL_RADIX - 1 ? first : KNOMIAL_RADIX - 1;
-        int children = (int)first + (KNOMIAL_RADIX - 1) * (l - 1), order = 0;
-        for (int i = 0; i < l; i++) {
-            long weight = top, n = i == 0 ? first : KNOMIAL_RADIX - 1;
-            for (int k = 0; k < i; k++)
-                weight /= KNOMIAL_RADIX;
-            for (long j = 0; j < n; j++, order++) {
-                double t = model_fan_arrival(c, m, c->bytes, (int)(2 * weight), children, order) +
-                           subtree[l - 1 - i];
-                subtree[l] = t > subtree[l] ? t : subtree[l];
-            }
-        }
-    }
-    return subtree[levels];
-}
-
 /* Level `level`: a parent sends the message to its up to radix - 1
  * children rel + j level, all inside its aligned group of radix level =
- * 4 level ranks (model_tree's pair at distance 2 level);
- * where the messages leave at once, knomial_fans. */
+ * 4 level ranks (model_tree's pair at distance 2 level). Where the
+ * messages leave at once (model_fans), every level of them does
+ * (model_fan_tree): sharing one link and arriving together, ceil(log_4
+ * p) alpha + 3 L (L + 1) / 2 n beta; on SMPI's fat tree at 64 hosts and
+ * 8 KiB, 15.7 us measured against 10.4 priced a level at a time
+ * (results/model.md). */
 double bcast_knomial_cost(const struct cost_call *c, const struct machine_model *m)
 {
     double cost = 0;
     if (c->bytes <= 0)
         return 0;
     if (model_fans(m, c->bytes))
-        return knomial_fans(c, m);
+        return model_fan_tree(c, m, KNOMIAL_RADIX, 2);
     for (long level = 1; level < c->p; level *= KNOMIAL_RADIX) {
         long children = (c->p - 1) / level;
         if (children > KNOMIAL_RADIX - 1)

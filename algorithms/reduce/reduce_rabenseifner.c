@@ -37,10 +37,10 @@
  * measured 0.86-0.90x its prediction from 64 KiB to 1 MiB, and at 512
  * KiB-1 MiB the binary pipeline ran at 1.06-1.15x it (results/model.md):
  * a swap's messages share the torus's 2-link paths, where the gather's
- * one message a pair does not. p not
- * a power of two: the fold (n and a fold at distance 1), and, the root
- * taken as rank 0 (the call has no root), which is folded away, the
- * result from its neighbour (n at distance 1). */
+ * one message a pair does not. p not a power of two: the fold (n and a
+ * fold at distance 1), and, the root taken as rank 0 (the call has no
+ * root), which is folded away, the result from its neighbour (n at
+ * distance 1). */
 double reduce_rabenseifner_cost(const struct cost_call *c, const struct machine_model *m)
 {
     int pow2 = model_pow2_floor(c->p);
