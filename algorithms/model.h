@@ -36,6 +36,10 @@ struct machine_model {
     double overhead;    /* per message beyond the first that one rank sends or
                            receives in a round where every rank does (a window
                            of a direct exchange) */
+    double overhead_post; /* per message that one rank posts (its receive and its
+                             send) before it waits: a window of more messages
+                             than a latency hides takes this long to leave
+                             (0: not measured) */
     double overhead_lone; /* per message beyond the first that one rank sends to
                              or receives from ranks of other nodes while most
                              ranks wait (a flat tree's root) */

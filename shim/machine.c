@@ -140,6 +140,8 @@ static const struct {
     {"fan_first", offsetof(struct machine_model, fan_first),
      "share of that time the child sent to first waits for too (0: one after another)", 1, 0,
      1},
+    {"overhead_post", offsetof(struct machine_model, overhead_post),
+     "s to post one message's receive and send, before waiting (0: not measured)", 1, 0, 0},
 };
 #define MACHINE_FIELDS (int)(sizeof machine_fields / sizeof machine_fields[0])
 
@@ -183,8 +185,9 @@ static double swap_time(int partner, char *buf, int bytes, int reps)
 }
 
 /* Seconds of swapping one small message with each of count partners (at
- * most BURST; a partner may repeat), all in flight at once. */
-static double fan_time(const int *partners, int count, char *buf)
+ * most BURST; a partner may repeat), all in flight at once; *posting
+ * (unless NULL), the seconds of posting them, before the wait. */
+static double fan_time(const int *partners, int count, char *buf, double *posting)
 {
     MPI_Request requests[2 * BURST];
     double start = PMPI_Wtime();
@@ -194,17 +197,22 @@ static double fan_time(const int *partners, int count, char *buf)
         PMPI_Isend(buf + i * SMALL_BYTES, SMALL_BYTES, MPI_BYTE, partners[i], MACHINE_TAG,
                    MPI_COMM_WORLD, &requests[count + i]);
     }
+    if (posting)
+        *posting = PMPI_Wtime() - start;
     vendor.waitall(2 * count, requests, MPI_STATUSES_IGNORE);
     return PMPI_Wtime() - start;
 }
 
-/* BURST small messages each way with one partner, all in flight at once. */
-static double burst_time(int partner, char *buf)
+/* BURST small messages each way with one partner, all in flight at once;
+ * *post, the seconds of posting one of them. */
+static double burst_time(int partner, char *buf, double *post)
 {
     int partners[BURST];
     for (int i = 0; i < BURST; i++)
         partners[i] = partner;
-    return fan_time(partners, BURST, buf);
+    double time = fan_time(partners, BURST, buf, post);
+    *post /= BURST;
+    return time;
 }
 
 /* The per-byte time of two swaps: `large` seconds for large_bytes against
@@ -477,7 +485,7 @@ static void warm_up_levels(const struct partners *who, char *buf, int rounds)
 {
     for (int i = 0; i < who->fans; i++)
         memcpy(buf + i * SMALL_BYTES, &rounds, sizeof rounds);
-    fan_time(who->level, who->fans, buf);
+    fan_time(who->level, who->fans, buf, NULL);
     memcpy(buf, &rounds, sizeof rounds);
     for (int i = FAN; i < who->levels; i++)
         swap_time(who->level[i], buf, SMALL_BYTES, 1);
@@ -502,7 +510,7 @@ static void measure_root(const struct partners *who, char *buf, struct machine_m
     double latency[LEVELS];
     int rounds = level_rounds(who->levels, mine->alpha_lone);
     warm_up_levels(who, buf, rounds);
-    double fan = fan_time(who->level, who->fans, buf);
+    double fan = fan_time(who->level, who->fans, buf, NULL);
     measure_levels(who, buf, rounds, latency);
     if (rounds)
         find_groups(latency, who->levels, mine);
@@ -535,7 +543,7 @@ static void measure_across(const struct partners *who, int rank, char *buf,
     if (who->inter >= 0) {
         measure_pair(who->inter, buf, INTER_BYTES, 3, pair);
         mine->alpha_inter = pair[0], mine->beta_inter = pair[1] / who->senders;
-        double burst = burst_time(who->inter, buf);
+        double burst = burst_time(who->inter, buf, &mine->overhead_post);
         mine->overhead = burst > pair[0] ? (burst - pair[0]) / (BURST - 1) : 0;
     }
     if (who->probe) {
@@ -593,6 +601,7 @@ static void agree(const double *all, int size, double *scratch)
     machine.alpha_group = machine.group_nodes > 0 ? agreed.alpha_group : 0;
     machine.distance_nodes = 0; /* measured after (measure_distances, measure_fans) */
     machine.fan_nodes = machine.fan_share = machine.fan_first = 0;
+    machine.overhead_post = agreed.overhead_post > 0 ? agreed.overhead_post : 0;
     machine.valid = 1;
 }
 

@@ -46,6 +46,7 @@ if [ "$FLAVOUR" = smpi ]; then
     <prop id="smpi/bw-factor" value="0:1.0"/>
     <prop id="smpi/lat-factor" value="0:1.0"/>
     <prop id="smpi/simulate-computation" value="no"/>
+    $5
   </config>
   <zone id="world" routing="Full">
     <cluster id="c" prefix="node-" suffix="" radical="0-$(($2 - 1))" speed="10Gf" core="1"
@@ -65,7 +66,7 @@ XML
     # The model measured on NP simulated hosts, 10 us a link, joined as
     # the cluster's TOPOLOGY, into model-groups.csv's header.
     measure_on() {
-        platform "$dir/model-groups.xml" "$1" "${3:-10us}" "$2"
+        platform "$dir/model-groups.xml" "$1" "${3:-10us}" "$2" "${4:-}"
         SMPI_PLATFORM="$dir/model-groups.xml" SMPI_PPN=1 mpi_run "$1" -- "$TOP_BUILDDIR/collbench" \
             -c barrier -m 8:8 -a auto -i 1:1 -t 0 -w 1 -M 0 -q -o "$dir/model-groups.csv" >"$log" 2>&1
     }
@@ -130,6 +131,12 @@ XML
     fans=$(fans)
     expect "model: a torus's two links carry them in a third of the time ($fans)" \
         awk -v f="$fans" 'BEGIN { split(f, x, " "); exit !(x[2] == 4 && x[4] >= 0.2 && x[4] <= 0.5) }'
+    # Posting a message's receive and send: where MPI_Isend costs 5 us of
+    # the sender's time (smpi/ois), 5 us (overhead_post).
+    measure_on 4 '' 10us '<prop id="smpi/ois" value="0:5e-6:0"/>'
+    post=$(grep -o "overhead_post [0-9.e+-]*" "$dir/model-groups.csv" | head -1 | cut -d' ' -f2)
+    expect "model: where an Isend costs 5 us, posting a message takes 5 us within 10% ($post)" \
+        awk -v p="$post" 'BEGIN { exit !(p != "" && p >= 4.5e-6 && p <= 5.5e-6) }'
     # The model chooses the window of scattered alltoall: on 16 hosts of
     # one switch, every exchange at once (results/model.md, windows).
     platform "$dir/model-window.xml" 16 10us
@@ -145,7 +152,7 @@ XML
 fi
 
 # The report's fields after eager_inter, the figures by distance only where measured.
-model_rest='handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ fan_nodes [0-9]+ fan_share [0-9.e+-]+ fan_first [0-9.e+-]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?'
+model_rest='handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ fan_nodes [0-9]+ fan_share [0-9.e+-]+ fan_first [0-9.e+-]+ overhead_post [0-9.e+-]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?'
 mpi_run 2 "${two[@]}" COLLSHIM_REPORT="$dir/model-report.txt" -- "$prog" >"$log" 2>&1
 expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
@@ -254,7 +261,7 @@ sed -i '/^eager_inter /d' "$file"
 expect "COLLSHIM_MACHINE: a file without the eager limit is read (as 0)" reads ".*alpha_inter 1.5 .*"
 printf 'alpha_exchange 1e-6 2e-6 1e-6\nalpha_shift 3e-6 3e-6 2e-6\nbeta_distance 1 2 1.5  # a comment\n' >>"$file"
 expect "COLLSHIM_MACHINE: its rounds by node distance are read" \
-    reads ".*alpha_group [0-9.e+-]* distance_nodes 0 fan_nodes 0 fan_share 0 fan_first 0 alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5"
+    reads ".*alpha_group [0-9.e+-]* distance_nodes 0 fan_nodes 0 fan_share 0 fan_first 0 overhead_post [0-9.e+-]* alpha_exchange 1e-06,2e-06,1e-06 alpha_shift 3e-06,3e-06,2e-06 beta_distance 1,2,1.5"
 sed -i 's/^beta_distance .*/beta_distance 1 0.5 1/' "$file"
 expect "COLLSHIM_MACHINE: a per-byte time by distance under 1 is refused" \
     refuses "beta_distance takes up to 16 numbers of at least 1"
@@ -264,7 +271,9 @@ expect "COLLSHIM_MACHINE: figures for different numbers of distances are refused
 sed -i '/^alpha_exchange /d; /^alpha_shift /d; /^beta_distance /d' "$file"
 printf 'fan_nodes 3\nfan_share 0.5\nfan_first 0.9\n' >>"$file"
 expect "COLLSHIM_MACHINE: a parent's messages at once are read" \
-    reads ".*distance_nodes 0 fan_nodes 3 fan_share 0.5 fan_first 0.9"
+    reads ".*distance_nodes 0 fan_nodes 3 fan_share 0.5 fan_first 0.9 overhead_post [0-9.e+-]*"
+sed -i 's/^overhead_post .*/overhead_post 2.5e-6/' "$file"
+expect "COLLSHIM_MACHINE: a message's posting is read" reads ".*fan_first 0.9 overhead_post 2.5e-06"
 sed -i 's/^fan_first .*/fan_first 1.5/' "$file"
 expect "COLLSHIM_MACHINE: a share of the first child's wait above 1 is refused" \
     refuses "fan_first 1.5 is above 1"
