@@ -459,11 +459,30 @@ int model_cheapest(const struct coll_key *key, const struct cost_call *c,
     return row;
 }
 
+static model_step_choice step_choice; /* the selection's, handed down */
+
+void model_set_step_choice(model_step_choice choose) { step_choice = choose; }
+
+/* The cost of the row the selection runs key's step by, or COST_UNKNOWN. */
+static double chosen_step(const struct coll_key *key, const struct cost_call *c,
+                          const struct machine_model *m)
+{
+    struct coll_params params = {0, 0};
+    int row = step_choice ? step_choice(key, &params) : -1;
+    if (row < 0)
+        return COST_UNKNOWN;
+    struct cost_call windowed = *c;
+    windowed.outstanding = params.outstanding;
+    windowed.seg = (int)params.seg;
+    return model_row_cost(row, key, &windowed, m);
+}
+
 double model_best_step(const struct cost_call *c, const struct machine_model *m)
 {
     struct coll_key key = step_key(c);
-    double best;
-    model_cheapest(&key, c, m, 1, &best, NULL);
+    double best = chosen_step(&key, c, m);
+    if (best < 0)
+        model_cheapest(&key, c, m, 1, &best, NULL);
     return best;
 }
 

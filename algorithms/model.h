@@ -145,8 +145,9 @@ double model_tree(const struct cost_call *c, const struct machine_model *m, doub
 int model_fans(const struct machine_model *m, double bytes);
 
 /* Where model_fans: the time from a parent's first send until its child
- * `order` (0: the first sent) of `children`, each `distance` ranks away
- * as in model_tree, has its message of `bytes`. */
+ * `order` (0: the first sent) of its `children` on other nodes, each
+ * `distance` ranks away as in model_tree, has its message of `bytes`;
+ * a child on the parent's own node, its message alone. */
 double model_fan_arrival(const struct cost_call *c, const struct machine_model *m, double bytes,
                          int distance, int children, int order);
 
@@ -251,15 +252,27 @@ struct model_step {
     double bytes;
 };
 #define MODEL_CALL_BYTES (-1.0)
-/* The steps one after the other, each at its best (model_best_step);
+/* The steps one after the other, each at what runs it (model_best_step);
  * COST_UNKNOWN if any step's is. */
 double model_steps(const struct cost_call *c, const struct machine_model *m,
                    const struct model_step *steps, int count);
 
-/* The cheapest cost of any modelled algorithm of c->coll that runs as a
- * step (no node-aware or vendor row): what the step of a composed
- * algorithm is predicted to take. COST_UNKNOWN if none. */
+/* What the step of a composed algorithm is predicted to take: the cost
+ * of the row that the selection runs it by (model_step_choice), at its
+ * window; where none is handed, or that row has no model, the cheapest
+ * of any modelled algorithm of c->coll that runs as a step (no node-aware
+ * or vendor row). COST_UNKNOWN if none. */
 double model_best_step(const struct cost_call *c, const struct machine_model *m);
+
+/* The selection's choice for a step's key (its registry row and
+ * parameters), as select_step would run it, or -1: handed down by the
+ * selection (select/model.c), so that a composed algorithm is priced at
+ * the steps it runs. Inside a node the built-in table chooses, which may
+ * not be the cheapest: at 64 x 4 on SMPI's fat tree, `@node` bcast ran
+ * binomial inside each host where the model priced the 4-nomial tree,
+ * and took 1.04-1.06x the 4-nomial tree over all ranks, priced alike. */
+typedef int (*model_step_choice)(const struct coll_key *key, struct coll_params *params);
+void model_set_step_choice(model_step_choice choose);
 
 /* Row `row`'s predicted cost for key on call c, or COST_UNKNOWN (another
  * collective's row, no model, or it cannot run key). */

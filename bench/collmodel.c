@@ -143,6 +143,7 @@ int main(int argc, char **argv)
     }
     m.valid = 1;
     m.ranks_per_core = 1;
+    select_tables_load(NULL, NULL, 0); /* the built-in rules run a composed algorithm's steps */
     select_model_set(&m, 1);
     FILE *f = o.out ? fopen(o.out, "w") : stdout;
     if (!f) {

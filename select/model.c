@@ -28,8 +28,18 @@ static SHIM_TLS struct model_choice {
     unsigned long generation;
 } remembered[MODEL_REMEMBERED];
 
+/* What runs a step of a composed algorithm (model_step_choice): the
+ * walk's choice, as select_step makes it. */
+static int step_choice(const struct coll_key *key, struct coll_params *params)
+{
+    struct tune_choice choice = select_walk(key);
+    *params = choice.params;
+    return choice.alg;
+}
+
 void select_model_set(const struct machine_model *m, int everywhere)
 {
+    model_set_step_choice(step_choice);
     model = *m;
     model_everywhere = everywhere;
     __atomic_fetch_add(&model_generation, 1, __ATOMIC_RELEASE);
@@ -70,12 +80,14 @@ double select_model_cost(int alg, const struct coll_key *key, int *outstanding)
     return cost;
 }
 
-/* The row of least predicted cost for key, or -1, and its parameters. */
+/* The row of least predicted cost for key, or -1, and its parameters; a
+ * step's among those that run as steps (which price no steps of their
+ * own, so pricing a composed algorithm's steps does not recurse). */
 static int cheapest_row(const struct coll_key *key, struct coll_params *params)
 {
     struct cost_call c = cost_call_of(key);
     __atomic_fetch_add(&evaluations, 1, __ATOMIC_RELAXED);
-    return model_cheapest(key, &c, &model, 0, NULL, params);
+    return model_cheapest(key, &c, &model, key->sub, NULL, params);
 }
 
 int select_model_choose(const struct coll_key *key, struct tune_choice *choice)

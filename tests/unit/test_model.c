@@ -424,6 +424,35 @@ START_TEST(measured_fans_choose_the_trees)
 }
 END_TEST
 
+/* The model measured on SMPI's fat tree at 64 hosts of 4 ranks (256;
+ * fattree-64x16-bcast-np256-64x4-to128k-all-aae709e.csv). */
+static const struct machine_model fat_hosts_of_4 = {
+    .alpha_intra = 4.62e-7, .beta_intra = 8.18e-11, .alpha_inter = 1.22e-6,
+    .alpha_lone = 1.21e-6, .beta_inter = 8.4e-11, .overhead = 1e-7, .overhead_lone = 8.92e-8,
+    .gamma = 6.1e-13, .eager_inter = 32768, .group_nodes = 8, .alpha_group = 1e-6,
+    .alpha_exchange = {1.21e-6, 1.21e-6, 1.21e-6, 2.21e-6, 2.21e-6, 2.21e-6},
+    .alpha_shift = {2.21e-6, 2.21e-6, 2.21e-6, 2.21e-6, 2.21e-6, 2.21e-6},
+    .beta_distance = {1, 1, 1, 1, 1, 1}, .distances = 6, .distance_nodes = 64,
+    .fan_nodes = 6, .fan_share = 0.878, .fan_first = 0.964, .ranks_per_core = 1, .valid = 1};
+
+/* A composed algorithm is priced at the steps that run it: inside a host
+ * the built-in table runs bcast of up to 16 KiB by the binomial tree, not
+ * the 4-nomial tree the model finds cheapest there. At 64 x 4, `@node`
+ * (leaders, then each host) took 7.1 us at 4 B where the 4-nomial tree
+ * over all ranks took 6.9 (results/model.md); priced at its cheapest
+ * steps the two were 6.633 and 6.635 us, and `@node` ran. */
+START_TEST(a_composed_algorithm_is_priced_at_the_steps_that_run)
+{
+    double cost;
+    select_tables_load(NULL, NULL, 0);
+    int alg = choose(&fat_hosts_of_4, COLL_bcast, 64, 4, 4, &cost);
+    ck_assert_str_eq(registry_table[alg].name, "knomial");
+    select_tables_free(); /* no step handed its algorithm: the cheapest */
+    alg = choose(&fat_hosts_of_4, COLL_bcast, 64, 4, 4, &cost);
+    ck_assert_str_eq(registry_table[alg].name, "node");
+}
+END_TEST
+
 /* The model measured on SMPI's Ethernet, 64 hosts (ethernet-64x16.xml,
  * whose Isend costs 1.8 us of the sender's time, smpi/ois). */
 static const struct machine_model smpi_ethernet = {
@@ -505,7 +534,8 @@ END_TEST
 
 /* A key's choice is computed once per model, then remembered: each call
  * that misses select_remembered's few slots would otherwise evaluate every
- * modelled row's cost again. */
+ * modelled row's cost again. The first choice also chooses the steps of
+ * the composed algorithms it prices (model_step_choice), once each. */
 START_TEST(the_model_computes_a_choice_once)
 {
     struct coll_key key = key_of(COLL_allreduce, 8, 1, 8), other = key_of(COLL_bcast, 8, 1, 8);
@@ -513,14 +543,17 @@ START_TEST(the_model_computes_a_choice_once)
     select_model_set(&ethernet, 1);
     unsigned long before = select_model_evaluations();
     ck_assert(select_model_choose(&key, &first));
+    unsigned long once = select_model_evaluations() - before;
+    ck_assert_uint_ge(once, 1);
     ck_assert(select_model_choose(&key, &again));
     ck_assert_int_eq(again.alg, first.alg);
-    ck_assert_uint_eq(select_model_evaluations() - before, 1);
+    ck_assert_uint_eq(select_model_evaluations() - before, once);
     ck_assert(select_model_choose(&other, &again));
-    ck_assert_uint_eq(select_model_evaluations() - before, 2);
+    unsigned long both = select_model_evaluations() - before;
+    ck_assert_uint_gt(both, once);
     select_model_set(&ethernet, 1); /* a new model: chosen again */
     ck_assert(select_model_choose(&key, &again));
-    ck_assert_uint_eq(select_model_evaluations() - before, 3);
+    ck_assert_uint_eq(select_model_evaluations() - before, both + once);
     ck_assert_int_eq(again.alg, first.alg);
 }
 END_TEST
@@ -538,6 +571,7 @@ Suite *model_suite(void)
                                  groups_of_nodes_price_the_levels_between_them,
                                  the_model_chooses_a_window,
                                  a_windows_posting_shows_past_its_latency,
+                                 a_composed_algorithm_is_priced_at_the_steps_that_run,
                                  a_rounds_bytes_take_its_distances_time,
                                  a_rounds_latency_is_its_distances,
                                  a_gather_is_priced_as_a_trees_levels,
