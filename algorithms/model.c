@@ -209,14 +209,19 @@ double model_fan_tree(const struct cost_call *c, const struct machine_model *m, 
     for (int l = 1; l <= levels; l++, top *= radix) {
         long first = l < levels ? radix - 1 : (c->p - 1) / top;
         first = first < radix - 1 ? first : radix - 1;
-        int children = (int)first + (radix - 1) * (l - 1), order = 0;
+        int across = 0, order = 0;
         long weight = top;
+        for (int i = 0; i < l; i++, weight /= radix) /* only these share the parent's link */
+            if (pair_crosses(c, (int)(spread * weight)))
+                across += (int)(i == 0 ? first : radix - 1);
+        weight = top;
         for (int i = 0; i < l; i++, weight /= radix)
-            for (long j = 0; j < (i == 0 ? first : radix - 1); j++, order++) {
-                double t = model_fan_arrival(c, m, c->bytes, (int)(spread * weight), children,
-                                             order) +
+            for (long j = 0; j < (i == 0 ? first : radix - 1); j++) {
+                int distance = (int)(spread * weight);
+                double t = model_fan_arrival(c, m, c->bytes, distance, across, order) +
                            subtree[l - 1 - i];
                 subtree[l] = t > subtree[l] ? t : subtree[l];
+                order += pair_crosses(c, distance);
             }
     }
     return subtree[levels];
