@@ -476,10 +476,10 @@ static double chosen_step(const struct coll_key *key, const struct cost_call *c,
     int row = step_choice ? step_choice(key, &params) : -1;
     if (row < 0)
         return COST_UNKNOWN;
-    struct cost_call windowed = *c;
-    windowed.outstanding = params.outstanding;
-    windowed.seg = (int)params.seg;
-    return model_row_cost(row, key, &windowed, m);
+    struct cost_call step = *c;
+    step.outstanding = params.outstanding;
+    step.seg = (int)params.seg;
+    return model_row_cost(row, key, &step, m);
 }
 
 double model_best_step(const struct cost_call *c, const struct machine_model *m)

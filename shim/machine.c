@@ -13,7 +13,7 @@
  *   2j+1, 8 bytes and 16 KiB; s ranks of a node sending at once share its
  *   link, so each measured per-byte time is divided by s (beta_inter);
  *   then 8 messages of 8 bytes each way at once (the overhead per
- *   message beyond the first);
+ *   message beyond the first; the time to post one, overhead_post);
  * - world rank 0 and its partner swap 8 bytes while the other ranks probe
  *   or wait in the agreement (alpha_lone: a tree's level, where most ranks
  *   wait);
