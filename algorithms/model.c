@@ -200,6 +200,18 @@ double model_fan_arrival(const struct cost_call *c, const struct machine_model *
     return one + others * m->fan_share * bytes * m->beta_inter + order * m->overhead_lone;
 }
 
+/* A k-nomial parent's children at level i from its top (weight top /
+ * radix^i): the top level's `first`, each other radix - 1; and their
+ * model_tree distance, `spread` times the weight. */
+static int fan_children(int i, long first, int radix) { return (int)(i == 0 ? first : radix - 1); }
+
+static int fan_distance(long top, int i, int radix, int spread)
+{
+    for (; i > 0; i--)
+        top /= radix;
+    return (int)(spread * top);
+}
+
 double model_fan_tree(const struct cost_call *c, const struct machine_model *m, int radix,
                       int spread)
 {
@@ -209,20 +221,19 @@ double model_fan_tree(const struct cost_call *c, const struct machine_model *m, 
     for (int l = 1; l <= levels; l++, top *= radix) {
         long first = l < levels ? radix - 1 : (c->p - 1) / top;
         first = first < radix - 1 ? first : radix - 1;
-        int across = 0, order = 0;
-        long weight = top;
-        for (int i = 0; i < l; i++, weight /= radix) /* only these share the parent's link */
-            if (pair_crosses(c, (int)(spread * weight)))
-                across += (int)(i == 0 ? first : radix - 1);
-        weight = top;
-        for (int i = 0; i < l; i++, weight /= radix)
-            for (long j = 0; j < (i == 0 ? first : radix - 1); j++) {
-                int distance = (int)(spread * weight);
+        int across = 0, order = 0; /* only children on other nodes share the parent's link */
+        for (int i = 0; i < l; i++)
+            across += pair_crosses(c, fan_distance(top, i, radix, spread)) *
+                      fan_children(i, first, radix);
+        for (int i = 0; i < l; i++) {
+            int distance = fan_distance(top, i, radix, spread);
+            int crosses = pair_crosses(c, distance);
+            for (long j = 0; j < fan_children(i, first, radix); j++, order += crosses) {
                 double t = model_fan_arrival(c, m, c->bytes, distance, across, order) +
                            subtree[l - 1 - i];
                 subtree[l] = t > subtree[l] ? t : subtree[l];
-                order += pair_crosses(c, distance);
             }
+        }
     }
     return subtree[levels];
 }
