@@ -333,9 +333,12 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double segments = model_segments(c, c->count, seg, 0);
     seg = model_segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
+    int deepest = c->p - ((1 << depth) - 1); /* ranks on the deepest level */
     double fill = 0, folds = reduces ? children * model_reduce(m, seg) : 0;
-    for (int level = 0; level < depth; level++) /* heap order: edges 2^level to 2^(level+1) - 1 */
-        fill += model_tree(c, m, seg, 1 << level, children) + folds;
+    for (int level = 0; level < depth; level++) { /* heap order: edges 2^level to 2^(level+1) - 1 */
+        int kids = level == depth - 1 && deepest == 1 ? 1 : children;
+        fill += model_tree(c, m, seg, 1 << level, kids) + (reduces ? kids * model_reduce(m, seg) : 0);
+    }
     double round = model_tree(c, m, seg, c->p / 2, children);
     double step = model_pipeline_step(m, round, seg, children, pair_crosses(c, c->p / 2));
     return fill + (segments - 1) * (step + folds);

@@ -211,9 +211,11 @@ double model_chain_pipeline(const struct cost_call *c, const struct machine_mode
 
 /* A binary tree in heap order pipelined in segments of c->seg bytes (0:
  * `seg`): floor(lg p) levels to fill, level j's edges 2^j to 2^(j+1) - 1
- * ranks long, then a round a further segment, a round a parent's two
- * segments to or from its children at once, paced by the widest edges (about
- * p/2 apart); `reduces`: each round also folds the two segments in. */
+ * ranks long, a parent's two segments at once (the deepest level's one
+ * where it holds a single rank, as at p = 2^k), then a round a further
+ * segment, a round a parent's two segments to or from its children at
+ * once, paced by the widest edges (about p/2 apart); `reduces`: each round
+ * also folds the two segments in. */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, int reduces);
 

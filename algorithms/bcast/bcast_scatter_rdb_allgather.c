@@ -22,7 +22,8 @@
  * p - 1 latencies in the allgather: wins for medium messages and large p.
  *
  * Cost = 2 ceil(lg p) alpha + 2 (p-1)/p n beta
- *        (a step whose window wraps sends two messages at once: + alpha)
+ *        (a step whose window wraps sends two messages at once: + o, the
+ *        second's overhead; both leave together, so no second alpha)
  * Non-power-of-two p: handled, not restricted: the last step sends only
  * the p - h blocks still missing, so the cost above holds for any p (for a
  * power of two the steps move the same data as the pairwise exchange
@@ -34,7 +35,7 @@
 
 /* The binomial scatter of the p blocks, then ceil(lg p) doubling steps:
  * min(h, p - h) blocks to rel - h; a window of two or more blocks wraps on
- * some rank: one message more. */
+ * some rank: one message more, posted with the first (its overhead). */
 double bcast_scatter_rdb_allgather_cost(const struct cost_call *c, const struct machine_model *m)
 {
     int p = c->p;
@@ -46,7 +47,7 @@ double bcast_scatter_rdb_allgather_cost(const struct cost_call *c, const struct 
         int blocks = have < p - have ? have : p - have;
         cost += model_shift(c, m, blocks * (c->bytes / p), have);
         if (blocks > 1)
-            cost += model_shift(c, m, 0, have);
+            cost += m->overhead;
     }
     return cost;
 }

@@ -467,6 +467,44 @@ START_TEST(only_children_on_other_nodes_share_the_parents_link)
 }
 END_TEST
 
+/* Whether `name`'s bcast of `bytes` at `nodes` hosts of one rank on the
+ * fat tree (its network figures measured at 64 x 4) is priced within
+ * `share` of the `measured` seconds (64 x 1 launches). */
+static void priced_near(const char *name, int nodes, uint64_t bytes, double measured,
+                        double share)
+{
+    double priced = cost_on(&fat_hosts_of_4, COLL_bcast, name, nodes, bytes);
+    ck_assert_msg(fabs(priced - measured) < share * measured,
+                  "%s bcast of %llu B at %d hosts: %g s, not %g", name,
+                  (unsigned long long)bytes, nodes, priced, measured);
+}
+
+/* A window that wraps past the last block travels as two messages posted
+ * together: on SMPI's fat tree, 64 hosts, scatter and recursive-doubling
+ * allgather bcast of 1 KiB took 23.6 us and of 32 KiB 30.2, priced 34.7
+ * and 40.0 with a round for each wrapped window. */
+START_TEST(a_wrapped_window_adds_a_message_not_a_round)
+{
+    priced_near("scatter_rdb_allgather", 64, 1024, 23.6e-6, 0.1);
+    priced_near("scatter_rdb_allgather", 64, 32768, 30.2e-6, 0.1);
+}
+END_TEST
+
+/* The deepest level of a heap-ordered binary tree of 2^k ranks holds one
+ * rank, which its parent sends to alone: on SMPI's fat tree the binary
+ * pipeline's bcast of 16 KiB (one segment) took 6.25 us at 4 hosts and
+ * 9.98 at 8, priced 8.09 and 12.1 as a level of two children; at 7 and
+ * 63 hosts, whose deepest levels hold many, 7.67 and 22.24, priced 8.09
+ * and 22.22. */
+START_TEST(the_deepest_rank_alone_waits_for_one_message)
+{
+    priced_near("binary_pipeline", 4, 16384, 6.25e-6, 0.1);
+    priced_near("binary_pipeline", 8, 16384, 9.98e-6, 0.1);
+    priced_near("binary_pipeline", 7, 16384, 7.67e-6, 0.1);
+    priced_near("binary_pipeline", 63, 16384, 22.24e-6, 0.05);
+}
+END_TEST
+
 /* The model measured on SMPI's Ethernet, 64 hosts (ethernet-64x16.xml,
  * whose Isend costs 1.8 us of the sender's time, smpi/ois). */
 static const struct machine_model smpi_ethernet = {
@@ -587,6 +625,8 @@ Suite *model_suite(void)
                                  a_windows_posting_shows_past_its_latency,
                                  a_composed_algorithm_is_priced_at_the_steps_that_run,
                                  only_children_on_other_nodes_share_the_parents_link,
+                                 a_wrapped_window_adds_a_message_not_a_round,
+                                 the_deepest_rank_alone_waits_for_one_message,
                                  a_rounds_bytes_take_its_distances_time,
                                  a_rounds_latency_is_its_distances,
                                  a_gather_is_priced_as_a_trees_levels,
