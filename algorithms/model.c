@@ -324,8 +324,20 @@ double model_chain_pipeline(const struct cost_call *c, const struct machine_mode
     return (c->p - 1) * (hop + fold) + (segments - 1) * (step + fold);
 }
 
+/* The children of the busiest parent on a binary tree's deepest level
+ * (`depth` levels of edges, p ranks): a heap's deepest level holds p -
+ * (2^depth - 1) ranks, filled from its first parent on; a balanced
+ * preorder tree's largest subtree there, its leftmost, has p >> (depth - 1)
+ * ranks, two children where that is 3. */
+static int deepest_children(int p, int depth, enum model_tree_order order)
+{
+    if (order == MODEL_HEAP_ORDER)
+        return p - ((1 << depth) - 1) >= 2 ? 2 : 1;
+    return p >> (depth - 1) >= 3 ? 2 : 1;
+}
+
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
-                             double seg, int reduces)
+                             double seg, enum model_tree_order order, int reduces)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
@@ -333,10 +345,9 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double segments = model_segments(c, c->count, seg, 0);
     seg = model_segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
-    int deepest = c->p - ((1 << depth) - 1); /* ranks on the deepest level */
     double fill = 0, folds = reduces ? children * model_reduce(m, seg) : 0;
-    for (int level = 0; level < depth; level++) { /* heap order: edges 2^level to 2^(level+1) - 1 */
-        int kids = level == depth - 1 && deepest == 1 ? 1 : children;
+    for (int level = 0; level < depth; level++) { /* edges 2^level to 2^(level+1) - 1 */
+        int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
         fill += model_tree(c, m, seg, 1 << level, kids) + (reduces ? kids * model_reduce(m, seg) : 0);
     }
     double round = model_tree(c, m, seg, c->p / 2, children);

@@ -209,15 +209,20 @@ double model_pipeline_step(const struct machine_model *m, double round, double s
 double model_chain_pipeline(const struct cost_call *c, const struct machine_model *m,
                             double seg, int reduces);
 
-/* A binary tree in heap order pipelined in segments of c->seg bytes (0:
- * `seg`): floor(lg p) levels to fill, level j's edges 2^j to 2^(j+1) - 1
- * ranks long, a parent's two segments at once (the deepest level's one
- * where it holds a single rank, as at p = 2^k), then a round a further
+/* How a binary tree numbers its ranks: heap order (rank r's children 2r + 1
+ * and 2r + 2) or preorder, balanced (a subtree of z ranks: its left child's
+ * z/2 next to it, then its right child's z - 1 - z/2). */
+enum model_tree_order { MODEL_HEAP_ORDER, MODEL_PREORDER };
+
+/* A binary tree pipelined in segments of c->seg bytes (0: `seg`):
+ * floor(lg p) levels to fill, level j's edges 2^j to 2^(j+1) - 1 ranks
+ * long, a parent's two segments at once (one where every parent on the
+ * deepest level has a single child, as at p = 2^k), then a round a further
  * segment, a round a parent's two segments to or from its children at
  * once, paced by the widest edges (about p/2 apart); `reduces`: each round
  * also folds the two segments in. */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
-                             double seg, int reduces);
+                             double seg, enum model_tree_order order, int reduces);
 
 /* Off powers of two, the fold of the extra ranks into their neighbours:
  * `in` bytes sent 1 away and reduced, `back` bytes handed back 1 away at

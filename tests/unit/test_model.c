@@ -467,16 +467,15 @@ START_TEST(only_children_on_other_nodes_share_the_parents_link)
 }
 END_TEST
 
-/* Whether `name`'s bcast of `bytes` at `nodes` hosts of one rank on the
+/* Whether `name`'s `coll` of `bytes` at `nodes` hosts of one rank on the
  * fat tree (its network figures measured at 64 x 4) is priced within
- * `share` of the `measured` seconds (64 x 1 launches). */
-static void priced_near(const char *name, int nodes, uint64_t bytes, double measured,
-                        double share)
+ * `share` of the `measured` seconds (launches of one rank a host). */
+static void priced_near(enum coll_id coll, const char *name, int nodes, uint64_t bytes,
+                        double measured, double share)
 {
-    double priced = cost_on(&fat_hosts_of_4, COLL_bcast, name, nodes, bytes);
-    ck_assert_msg(fabs(priced - measured) < share * measured,
-                  "%s bcast of %llu B at %d hosts: %g s, not %g", name,
-                  (unsigned long long)bytes, nodes, priced, measured);
+    double priced = cost_on(&fat_hosts_of_4, coll, name, nodes, bytes);
+    ck_assert_msg(fabs(priced - measured) < share * measured, "%s %s of %llu B at %d hosts: %g s, not %g",
+                  coll_name(coll), name, (unsigned long long)bytes, nodes, priced, measured);
 }
 
 /* A window that wraps past the last block travels as two messages posted
@@ -485,8 +484,8 @@ static void priced_near(const char *name, int nodes, uint64_t bytes, double meas
  * and 40.0 with a round for each wrapped window. */
 START_TEST(a_wrapped_window_adds_a_message_not_a_round)
 {
-    priced_near("scatter_rdb_allgather", 64, 1024, 23.6e-6, 0.1);
-    priced_near("scatter_rdb_allgather", 64, 32768, 30.2e-6, 0.1);
+    priced_near(COLL_bcast, "scatter_rdb_allgather", 64, 1024, 23.6e-6, 0.1);
+    priced_near(COLL_bcast, "scatter_rdb_allgather", 64, 32768, 30.2e-6, 0.1);
 }
 END_TEST
 
@@ -495,13 +494,16 @@ END_TEST
  * pipeline's bcast of 16 KiB (one segment) took 6.25 us at 4 hosts and
  * 9.98 at 8, priced 8.09 and 12.1 as a level of two children; at 7 and
  * 63 hosts, whose deepest levels hold many, 7.67 and 22.24, priced 8.09
- * and 22.22. */
+ * and 22.22. Reduce's balanced preorder tree of 5 has only single
+ * children there: its reduce of 16 KiB took 6.44 us, priced 8.07 as a
+ * heap's. */
 START_TEST(the_deepest_rank_alone_waits_for_one_message)
 {
-    priced_near("binary_pipeline", 4, 16384, 6.25e-6, 0.1);
-    priced_near("binary_pipeline", 8, 16384, 9.98e-6, 0.1);
-    priced_near("binary_pipeline", 7, 16384, 7.67e-6, 0.1);
-    priced_near("binary_pipeline", 63, 16384, 22.24e-6, 0.05);
+    priced_near(COLL_bcast, "binary_pipeline", 4, 16384, 6.25e-6, 0.1);
+    priced_near(COLL_bcast, "binary_pipeline", 8, 16384, 9.98e-6, 0.1);
+    priced_near(COLL_bcast, "binary_pipeline", 7, 16384, 7.67e-6, 0.1);
+    priced_near(COLL_bcast, "binary_pipeline", 63, 16384, 22.24e-6, 0.05);
+    priced_near(COLL_reduce, "binary_pipeline", 5, 16384, 6.44e-6, 0.1);
 }
 END_TEST
 
