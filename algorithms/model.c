@@ -345,14 +345,14 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double segments = model_segments(c, c->count, seg, 0);
     seg = model_segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
-    double fill = 0, folds = reduces ? children * model_reduce(m, seg) : 0;
+    double fill = 0, fold = reduces ? model_reduce(m, seg) : 0; /* a child's segment */
     for (int level = 0; level < depth; level++) { /* edges 2^level to 2^(level+1) - 1 */
         int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
-        fill += model_tree(c, m, seg, 1 << level, kids) + (reduces ? kids * model_reduce(m, seg) : 0);
+        fill += model_tree(c, m, seg, 1 << level, kids) + kids * fold;
     }
     double round = model_tree(c, m, seg, c->p / 2, children);
     double step = model_pipeline_step(m, round, seg, children, pair_crosses(c, c->p / 2));
-    return fill + (segments - 1) * (step + folds);
+    return fill + (segments - 1) * (step + children * fold);
 }
 
 double model_fold(const struct cost_call *c, const struct machine_model *m, double in,
