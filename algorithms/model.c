@@ -288,11 +288,11 @@ double model_segment_bytes(const struct cost_call *c, double seg)
 }
 
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
-                           int messages, int across)
+                           int messages, int across, double share)
 {
     if (!across || seg > m->eager_inter)
         return round;
-    double streamed = messages * (seg * m->beta_inter + m->overhead);
+    double streamed = messages * (seg * m->beta_inter * share + m->overhead);
     return streamed < round ? streamed : round;
 }
 
@@ -320,7 +320,7 @@ double model_chain_pipeline(const struct cost_call *c, const struct machine_mode
     if (seg > c->bytes)
         seg = c->bytes;
     double hop = model_shift(c, m, seg, 1), fold = reduces ? model_reduce(m, seg) : 0;
-    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1));
+    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1), distance_share(c, m, 1));
     return (c->p - 1) * (hop + fold) + (segments - 1) * (step + fold);
 }
 
@@ -350,8 +350,11 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
         int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
         fill += model_tree(c, m, seg, 1 << level, kids) + kids * fold;
     }
-    double round = model_tree(c, m, seg, c->p / 2, children);
-    double step = model_pipeline_step(m, round, seg, children, pair_crosses(c, c->p / 2));
+    int widest = c->p / 2, across = pair_crosses(c, widest);
+    double share = across ? distance_share(c, m, widest) : 1;
+    double round = model_tree(c, m, seg, widest, children) +
+                   (share - 1) * children * seg * m->beta_inter;
+    double step = model_pipeline_step(m, round, seg, children, across, share);
     return fill + (segments - 1) * (step + children * fold);
 }
 

@@ -195,13 +195,14 @@ double model_segment_bytes(const struct cost_call *c, double seg);
 
 /* What a pipeline's further segment adds once the pipe is full, in a
  * round that costs `round` (its reductions aside) and in which a rank
- * sends `messages` segments of `seg` bytes, between nodes if `across`:
- * the round itself, unless the MPI sends such segments eagerly between
- * nodes (seg <= eager_inter), where a segment's latency passes while the
- * one before it is on the link, so only the link's bytes and a
- * per-message overhead remain (Traff's pipelined trees, in steady state). */
+ * sends `messages` segments of `seg` bytes, between nodes if `across`,
+ * their per-byte time `share` times the nearest node's: the round itself,
+ * unless the MPI sends such segments eagerly between nodes (seg <=
+ * eager_inter), where a segment's latency passes while the one before it
+ * is on the link, so only the link's bytes and a per-message overhead
+ * remain (Traff's pipelined trees, in steady state). */
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
-                           int messages, int across);
+                           int messages, int across, double share);
 
 /* A chain pipelined in segments of c->seg bytes (0: `seg`): p - 1 hops
  * to fill it, then a hop a further segment (model_pipeline_step);
@@ -219,8 +220,10 @@ enum model_tree_order { MODEL_HEAP_ORDER, MODEL_PREORDER };
  * long, a parent's two segments at once (one where every parent on the
  * deepest level has a single child, as at p = 2^k), then a round a further
  * segment, a round a parent's two segments to or from its children at
- * once, paced by the widest edges (about p/2 apart); `reduces`: each round
- * also folds the two segments in. */
+ * once, paced by the widest edges (about p/2 apart), whose bytes share the
+ * links as a round of messages that far does (every edge carries a
+ * segment at once); `reduces`: each round also folds the two segments
+ * in. */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces);
 

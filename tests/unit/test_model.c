@@ -507,6 +507,35 @@ START_TEST(the_deepest_rank_alone_waits_for_one_message)
 }
 END_TEST
 
+/* `name`'s cost of `coll` of `bytes` at 64 hosts of 4 ranks on SMPI's
+ * torus (its network figures as measured at 64 x 1, which agree). */
+static double torus_hosts_of_4(enum coll_id coll, const char *name, uint64_t bytes)
+{
+    struct machine_model hosts_of_4 = torus;
+    hosts_of_4.alpha_intra = 4.62e-7, hosts_of_4.beta_intra = 8.18e-11;
+    struct coll_key key = key_of(coll, 64, 4, bytes);
+    struct cost_call c = call_of(&key);
+    int row = registry_find(coll, name, strlen(name));
+    ck_assert_int_ge(row, 0);
+    return registry_table[row].model(&c, &hosts_of_4);
+}
+
+/* In a pipelined tree's steady state every edge carries a segment at
+ * once, so its widest edges' bytes share the links as a round of messages
+ * that far does: on SMPI's torus at 64 hosts of 4 ranks, reduce by the
+ * binary pipeline took 661 us at 256 KiB and 2240 at 1 MiB, priced 467
+ * and 1299 at the nearest node's per-byte time, and auto ran it at 1 MiB,
+ * 1.61x Rabenseifner (1391 us). */
+START_TEST(a_pipelines_widest_edges_share_the_links)
+{
+    double quarter = torus_hosts_of_4(COLL_reduce, "binary_pipeline", 256 * 1024);
+    double whole = torus_hosts_of_4(COLL_reduce, "binary_pipeline", 1 << 20);
+    ck_assert_msg(fabs(quarter - 661e-6) < 0.1 * 661e-6, "256 KiB: %g s, not 661 us", quarter);
+    ck_assert_msg(fabs(whole - 2240e-6) < 0.1 * 2240e-6, "1 MiB: %g s, not 2240 us", whole);
+    ck_assert_double_lt(torus_hosts_of_4(COLL_reduce, "rabenseifner", 1 << 20), whole);
+}
+END_TEST
+
 /* The model measured on SMPI's Ethernet, 64 hosts (ethernet-64x16.xml,
  * whose Isend costs 1.8 us of the sender's time, smpi/ois). */
 static const struct machine_model smpi_ethernet = {
@@ -629,6 +658,7 @@ Suite *model_suite(void)
                                  only_children_on_other_nodes_share_the_parents_link,
                                  a_wrapped_window_adds_a_message_not_a_round,
                                  the_deepest_rank_alone_waits_for_one_message,
+                                 a_pipelines_widest_edges_share_the_links,
                                  a_rounds_bytes_take_its_distances_time,
                                  a_rounds_latency_is_its_distances,
                                  a_gather_is_priced_as_a_trees_levels,
