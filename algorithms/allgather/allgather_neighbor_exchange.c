@@ -24,14 +24,19 @@
  * crosses node boundaries), even ones with the partner again. Across the
  * pair border a node of several ranks in blocks swaps at both its ends,
  * its first rank with the node before and its last with the node after:
- * its link carries two such messages each way, where a ring's shift
+ * where its link carries both (one NIC, as on a fat tree), a ring's shift
  * carries one. Priced as one, on SMPI's fat tree at 16 hosts of 4 it
  * measured 1.42-1.52x its prediction from 64 KiB to 1 MiB blocks and ran
- * at 1.10-1.45x the ring (results/model.md). */
+ * at 1.10-1.45x the ring (results/model.md). The two go to different
+ * nodes, so the second's bytes cost what a parent's second message to
+ * another node adds (fan_share, where measured): on SMPI's torus, whose
+ * hosts send on a link per direction, priced as two it measured 0.76 and
+ * 0.56x its prediction at 64 hosts of 4 with 1 and 16 KiB blocks. */
 double allgather_neighbor_exchange_cost(const struct cost_call *c, const struct machine_model *m)
 {
     double block = c->bytes / c->p, cost;
-    int ends = c->nodes > 1 && c->block && c->ppn > 1 ? 2 : 1; /* a node's messages across */
+    int two_ends = c->nodes > 1 && c->block && c->ppn > 1; /* a node's messages across */
+    double ends = two_ends ? 1 + (m->fan_nodes > 0 ? m->fan_share : 1) : 1;
     if (c->p <= 1)
         return 0;
     cost = model_exchange(c, m, block, 1);

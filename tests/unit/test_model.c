@@ -507,12 +507,20 @@ START_TEST(the_deepest_rank_alone_waits_for_one_message)
 }
 END_TEST
 
-/* `name`'s cost of `coll` of `bytes` at 64 hosts of 4 ranks on SMPI's
- * torus (its network figures as measured at 64 x 1, which agree). */
-static double torus_hosts_of_4(enum coll_id coll, const char *name, uint64_t bytes)
+/* SMPI's torus at 64 hosts of 4 ranks: its network figures as measured
+ * at 64 x 1, which agree, and its own in-host ones and fan. */
+static struct machine_model torus_of_4(void)
 {
     struct machine_model hosts_of_4 = torus;
     hosts_of_4.alpha_intra = 4.62e-7, hosts_of_4.beta_intra = 8.18e-11;
+    hosts_of_4.fan_nodes = 6, hosts_of_4.fan_share = 0.191, hosts_of_4.fan_first = 0.951;
+    return hosts_of_4;
+}
+
+/* `name`'s cost of `coll` of `bytes` at 64 hosts of 4 ranks on the torus. */
+static double torus_hosts_of_4(enum coll_id coll, const char *name, uint64_t bytes)
+{
+    struct machine_model hosts_of_4 = torus_of_4();
     struct coll_key key = key_of(coll, 64, 4, bytes);
     struct cost_call c = call_of(&key);
     int row = registry_find(coll, name, strlen(name));
@@ -533,6 +541,21 @@ START_TEST(a_pipelines_widest_edges_share_the_links)
     ck_assert_msg(fabs(quarter - 661e-6) < 0.1 * 661e-6, "256 KiB: %g s, not 661 us", quarter);
     ck_assert_msg(fabs(whole - 2240e-6) < 0.1 * 2240e-6, "1 MiB: %g s, not 2240 us", whole);
     ck_assert_double_lt(torus_hosts_of_4(COLL_reduce, "rabenseifner", 1 << 20), whole);
+}
+END_TEST
+
+/* Neighbor exchange's host of several ranks sends across at both its
+ * ends, to the hosts before and after it: a torus host does so on two of
+ * its links, as its fan measured (fan_share 0.19). At 64 hosts of 4,
+ * allgather of 1 KiB blocks by it took 217.9 us, priced 288 as two
+ * messages through one link, and auto ran `@node` (266.7 us). */
+START_TEST(a_hosts_two_ends_share_its_link_as_its_fan_does)
+{
+    double cost, ends = torus_hosts_of_4(COLL_allgather, "neighbor_exchange", 256 * 1024);
+    ck_assert_msg(fabs(ends - 217.9e-6) < 0.1 * 217.9e-6, "1 KiB blocks: %g s, not 217.9 us", ends);
+    struct machine_model hosts_of_4 = torus_of_4();
+    int alg = choose(&hosts_of_4, COLL_allgather, 64, 4, 256 * 1024, &cost);
+    ck_assert_str_eq(registry_table[alg].name, "neighbor_exchange");
 }
 END_TEST
 
@@ -659,6 +682,7 @@ Suite *model_suite(void)
                                  a_wrapped_window_adds_a_message_not_a_round,
                                  the_deepest_rank_alone_waits_for_one_message,
                                  a_pipelines_widest_edges_share_the_links,
+                                 a_hosts_two_ends_share_its_link_as_its_fan_does,
                                  a_rounds_bytes_take_its_distances_time,
                                  a_rounds_latency_is_its_distances,
                                  a_gather_is_priced_as_a_trees_levels,
