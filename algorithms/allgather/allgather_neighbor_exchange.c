@@ -23,15 +23,17 @@
  * two blocks, odd ones across the pair border (a shift by one, which
  * crosses node boundaries), even ones with the partner again. Across the
  * pair border a node of several ranks in blocks swaps at both its ends,
- * its first rank with the node before and its last with the node after:
- * where its link carries both (one NIC, as on a fat tree), a ring's shift
- * carries one. Priced as one, on SMPI's fat tree at 16 hosts of 4 it
- * measured 1.42-1.52x its prediction from 64 KiB to 1 MiB blocks and ran
- * at 1.10-1.45x the ring (results/model.md). The two go to different
- * nodes, so the second's bytes cost what a parent's second message to
- * another node adds (fan_share, where measured): on SMPI's torus, whose
- * hosts send on a link per direction, priced as two it measured 0.76 and
- * 0.56x its prediction at 64 hosts of 4 with 1 and 16 KiB blocks. */
+ * its first rank with the node before and its last with the node after.
+ * Where one link carries both (one NIC, as on a fat tree), it carries two
+ * such messages each way where a ring's shift carries one: priced as one,
+ * on SMPI's fat tree at 16 hosts of 4 it measured 1.42-1.52x its
+ * prediction from 64 KiB to 1 MiB blocks and ran at 1.10-1.45x the ring
+ * (results/model.md). The two go to different nodes, so the second's
+ * bytes cost what a parent's second message to another node adds
+ * (fan_share, where measured; a whole message elsewhere): on SMPI's torus,
+ * whose hosts send on a link per direction, priced as two it measured
+ * 0.76 and 0.56x its prediction at 64 hosts of 4 with 1 and 16 KiB
+ * blocks. */
 double allgather_neighbor_exchange_cost(const struct cost_call *c, const struct machine_model *m)
 {
     double block = c->bytes / c->p, cost;
