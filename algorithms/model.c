@@ -222,14 +222,15 @@ double model_fan_tree(const struct cost_call *c, const struct machine_model *m, 
         long first = l < levels ? radix - 1 : (c->p - 1) / top;
         first = first < radix - 1 ? first : radix - 1;
         int across = 0, order = 0; /* only children on other nodes share the parent's link */
-        for (int i = 0; i < l; i++)
-            across += pair_crosses(c, fan_distance(top, i, radix, spread)) *
-                      fan_children(i, first, radix);
+        int distance[32], crosses[32];
         for (int i = 0; i < l; i++) {
-            int distance = fan_distance(top, i, radix, spread);
-            int crosses = pair_crosses(c, distance);
-            for (long j = 0; j < fan_children(i, first, radix); j++, order += crosses) {
-                double t = model_fan_arrival(c, m, c->bytes, distance, across, order) +
+            distance[i] = fan_distance(top, i, radix, spread);
+            crosses[i] = pair_crosses(c, distance[i]);
+            across += crosses[i] * fan_children(i, first, radix);
+        }
+        for (int i = 0; i < l; i++) {
+            for (long j = 0; j < fan_children(i, first, radix); j++, order += crosses[i]) {
+                double t = model_fan_arrival(c, m, c->bytes, distance[i], across, order) +
                            subtree[l - 1 - i];
                 subtree[l] = t > subtree[l] ? t : subtree[l];
             }

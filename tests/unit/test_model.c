@@ -141,14 +141,20 @@ END_TEST
  * on a tie (Rabenseifner against the composed reduce_scatter + allgatherv
  * that runs its steps; recursive doubling against Bruck's allgather at a
  * power of two, which ends with a rotation). */
-static double cost_on(const struct machine_model *m, enum coll_id coll, const char *name,
-                      int nodes, uint64_t bytes)
+static double cost_at(const struct machine_model *m, enum coll_id coll, const char *name,
+                      int nodes, int ppn, uint64_t bytes)
 {
-    struct coll_key key = key_of(coll, nodes, 1, bytes);
+    struct coll_key key = key_of(coll, nodes, ppn, bytes);
     struct cost_call c = call_of(&key);
     int row = registry_find(coll, name, strlen(name));
     ck_assert_int_ge(row, 0);
     return registry_table[row].model(&c, m);
+}
+
+static double cost_on(const struct machine_model *m, enum coll_id coll, const char *name,
+                      int nodes, uint64_t bytes)
+{
+    return cost_at(m, coll, name, nodes, 1, bytes);
 }
 
 START_TEST(the_same_messages_with_more_copying_cost_more)
@@ -458,10 +464,7 @@ END_TEST
  * 17.0 us, priced 23.5 while the fan counted every child. */
 START_TEST(only_children_on_other_nodes_share_the_parents_link)
 {
-    struct coll_key key = key_of(COLL_bcast, 64, 4, 8192);
-    struct cost_call c = call_of(&key);
-    int row = registry_find(COLL_bcast, "knomial", strlen("knomial"));
-    double knomial = registry_table[row].model(&c, &fat_hosts_of_4);
+    double knomial = cost_at(&fat_hosts_of_4, COLL_bcast, "knomial", 64, 4, 8192);
     ck_assert_msg(fabs(knomial - 17.0e-6) < 0.1 * 17.0e-6, "4-nomial bcast of 8 KiB: %g s, not 17 us",
                   knomial);
 }
@@ -521,11 +524,7 @@ static struct machine_model torus_of_4(void)
 static double torus_hosts_of_4(enum coll_id coll, const char *name, uint64_t bytes)
 {
     struct machine_model hosts_of_4 = torus_of_4();
-    struct coll_key key = key_of(coll, 64, 4, bytes);
-    struct cost_call c = call_of(&key);
-    int row = registry_find(coll, name, strlen(name));
-    ck_assert_int_ge(row, 0);
-    return registry_table[row].model(&c, &hosts_of_4);
+    return cost_at(&hosts_of_4, coll, name, 64, 4, bytes);
 }
 
 /* In a pipelined tree's steady state every edge carries a segment at
