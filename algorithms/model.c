@@ -289,12 +289,16 @@ double model_segment_bytes(const struct cost_call *c, double seg)
 }
 
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
-                           int messages, int across, double share)
+                           int messages, int across, double share, int slots)
 {
     if (!across || seg > m->eager_inter)
         return round;
     double streamed = messages * (seg * m->beta_inter * share + m->overhead);
-    return streamed < round ? streamed : round;
+    streamed = streamed < round ? streamed : round;
+    if (!m->eager_waits || slots < 1)
+        return streamed;
+    double windowed = (round + messages * m->overhead + (messages + 1) * m->overhead_post) / slots;
+    return windowed > streamed ? windowed : streamed;
 }
 
 double model_segments(const struct cost_call *c, int64_t elements, double seg,
@@ -312,7 +316,7 @@ double model_segments(const struct cost_call *c, int64_t elements, double seg,
 }
 
 double model_chain_pipeline(const struct cost_call *c, const struct machine_model *m,
-                            double seg, int reduces)
+                            double seg, int reduces, int slots)
 {
     seg = model_segment_bytes(c, seg);
     if (c->p <= 1 || c->bytes <= 0)
@@ -321,7 +325,8 @@ double model_chain_pipeline(const struct cost_call *c, const struct machine_mode
     if (seg > c->bytes)
         seg = c->bytes;
     double hop = model_shift(c, m, seg, 1), fold = reduces ? model_reduce(m, seg) : 0;
-    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1), distance_share(c, m, 1));
+    double step = model_pipeline_step(m, hop, seg, 1, model_crosses(c, 1), distance_share(c, m, 1),
+                                      slots);
     return (c->p - 1) * (hop + fold) + (segments - 1) * (step + fold);
 }
 
@@ -338,7 +343,7 @@ static int deepest_children(int p, int depth, enum model_tree_order order)
 }
 
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
-                             double seg, enum model_tree_order order, int reduces)
+                             double seg, enum model_tree_order order, int reduces, int slots)
 {
     if (c->p <= 1 || c->bytes <= 0)
         return 0;
@@ -355,7 +360,7 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double share = across ? distance_share(c, m, widest) : 1;
     double round = model_tree(c, m, seg, widest, children) +
                    (share - 1) * children * seg * m->beta_inter;
-    double step = model_pipeline_step(m, round, seg, children, across, share);
+    double step = model_pipeline_step(m, round, seg, children, across, share, slots);
     return fill + (segments - 1) * (step + children * fold);
 }
 

@@ -49,6 +49,9 @@ struct machine_model {
                            0: none known */
     double handshake;   /* seconds a message between nodes above eager_inter
                            waits for its receive (a rendezvous's round trip) */
+    double eager_waits; /* 1: an eager message's bytes leave only once its
+                           receive is posted (SMPI 3.32); 0: at once, the
+                           receiver buffering them (Open MPI, MPICH) */
     double group_nodes; /* nodes behind one switch: aligned runs of this many
                            consecutive nodes, a power of two; 0: one group */
     double alpha_group; /* seconds more per message between nodes of two groups */
@@ -195,20 +198,26 @@ double model_segment_bytes(const struct cost_call *c, double seg);
 
 /* What a pipeline's further segment adds once the pipe is full, in a
  * round that costs `round` (its reductions aside) and in which a rank
- * sends `messages` segments of `seg` bytes, between nodes if `across`,
- * their per-byte time `share` times the nearest node's: the round itself,
- * unless the MPI sends such segments eagerly between nodes (seg <=
- * eager_inter), where a segment's latency passes while the one before it
- * is on the link, so only the link's bytes and a per-message overhead
- * remain (Traff's pipelined trees, in steady state). */
+ * sends or receives `messages` segments of `seg` bytes, between nodes if
+ * `across`, their per-byte time `share` times the nearest node's: the
+ * round itself, unless the MPI sends such segments eagerly between nodes
+ * (seg <= eager_inter), where a segment's latency passes while the one
+ * before it is on the link, so only the link's bytes and a per-message
+ * overhead remain (Traff's pipelined trees, in steady state). Where eager
+ * bytes wait for their receive (eager_waits), a rank that keeps `slots`
+ * segments' receives posted takes in at most `slots` segments a round,
+ * with its posting (the receives and its send) and receiving: on SMPI's
+ * Ethernet a tree reduction's segment of 32 KiB took 37 us with 2
+ * slots, where its bytes take 23 and its latency 35. */
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
-                           int messages, int across, double share);
+                           int messages, int across, double share, int slots);
 
 /* A chain pipelined in segments of c->seg bytes (0: `seg`): p - 1 hops
- * to fill it, then a hop a further segment (model_pipeline_step);
- * `reduces`: each hop also folds the segment in. */
+ * to fill it, then a hop a further segment (model_pipeline_step, a rank
+ * keeping `slots` receives posted); `reduces`: each hop also folds the
+ * segment in. */
 double model_chain_pipeline(const struct cost_call *c, const struct machine_model *m,
-                            double seg, int reduces);
+                            double seg, int reduces, int slots);
 
 /* How a binary tree numbers its ranks: heap order (rank r's children 2r + 1
  * and 2r + 2) or preorder, balanced (a subtree of z ranks: its left child's
@@ -223,9 +232,9 @@ enum model_tree_order { MODEL_HEAP_ORDER, MODEL_PREORDER };
  * once, paced by the widest edges (about p/2 apart), whose bytes share the
  * links as a round of messages that far does (every edge carries a
  * segment at once); `reduces`: each round also folds the two segments
- * in. */
+ * in; a rank keeps `slots` segments' receives posted (model_pipeline_step). */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
-                             double seg, enum model_tree_order order, int reduces);
+                             double seg, enum model_tree_order order, int reduces, int slots);
 
 /* Off powers of two, the fold of the extra ranks into their neighbours:
  * `in` bytes sent 1 away and reduced, `back` bytes handed back 1 away at

@@ -29,7 +29,8 @@
 
 double bcast_binary_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    return model_binary_pipeline(c, m, SEG_DEFAULT_BCAST_BINARY_PIPELINE, MODEL_HEAP_ORDER, 0);
+    return model_binary_pipeline(c, m, SEG_DEFAULT_BCAST_BINARY_PIPELINE, MODEL_HEAP_ORDER, 0,
+                                 BCAST_BYTES_SLOTS);
 }
 
 int bcast_binary_pipeline(const struct coll_args *a)

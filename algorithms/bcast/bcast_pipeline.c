@@ -26,7 +26,7 @@
 
 double bcast_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    return model_chain_pipeline(c, m, SEG_DEFAULT_BCAST_PIPELINE, 0);
+    return model_chain_pipeline(c, m, SEG_DEFAULT_BCAST_PIPELINE, 0, BCAST_BYTES_SLOTS);
 }
 
 int bcast_pipeline(const struct coll_args *a)

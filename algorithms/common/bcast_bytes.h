@@ -36,8 +36,10 @@ int bcast_bytes_scatter(const struct bcast_bytes *b, const struct coll_args *a);
 
 /* Segmented forwarding down any tree: receive each seg-byte segment from
  * parent (absolute rank, -1 at the root) and send it on to the nkids
- * children, with the next segment's receive posted before forwarding. */
+ * children, with the next segment's receive posted before forwarding:
+ * BCAST_BYTES_SLOTS receive posted at once. */
 #define BCAST_BYTES_MAX_KIDS 8
+#define BCAST_BYTES_SLOTS 1
 int bcast_bytes_forward(const struct bcast_bytes *b, size_t seg, int parent,
                         const int *kids, int nkids, const struct coll_args *a);
 

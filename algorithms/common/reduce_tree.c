@@ -37,8 +37,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#define RT_SLOTS 2
-
 /* One tree of positions 0..m-1: position d is rank (origin + dir*d) mod p;
  * position 0 hangs under rank top_parent (-1: it is the root); mirrored
  * sides fold their children on the left. */
@@ -146,13 +144,13 @@ static MPI_Request *send_req(struct rt_run *r, int slot)
 /* One segment buffer per child and slot, and the request arrays. */
 static int pool_alloc(struct rt_run *r)
 {
-    int slots = r->nseg > 1 ? RT_SLOTS : 1, k = r->node.nchild;
-    r->buf = scratch_get_zeroed((size_t)(RT_SLOTS * k + 1) * sizeof *r->buf);
-    r->base = scratch_get_zeroed((size_t)(RT_SLOTS * k + 1) * sizeof *r->base);
-    r->req = scratch_get((size_t)(RT_SLOTS * (k + 1)) * sizeof *r->req);
+    int slots = r->nseg > 1 ? REDUCE_TREE_SLOTS : 1, k = r->node.nchild;
+    r->buf = scratch_get_zeroed((size_t)(REDUCE_TREE_SLOTS * k + 1) * sizeof *r->buf);
+    r->base = scratch_get_zeroed((size_t)(REDUCE_TREE_SLOTS * k + 1) * sizeof *r->base);
+    r->req = scratch_get((size_t)(REDUCE_TREE_SLOTS * (k + 1)) * sizeof *r->req);
     if (!r->buf || !r->base || !r->req)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < RT_SLOTS * (k + 1); i++)
+    for (int i = 0; i < REDUCE_TREE_SLOTS * (k + 1); i++)
         r->req[i] = MPI_REQUEST_NULL;
     for (int i = 0; i < slots * k; i++) {
         int err = buf_alloc_checked(r->a, r->segcount, r->type, &r->buf[i], &r->base[i]);
@@ -164,7 +162,7 @@ static int pool_alloc(struct rt_run *r)
 
 static int post_recvs(struct rt_run *r, MPI_Aint s)
 {
-    int slot = s % RT_SLOTS, err = MPI_SUCCESS;
+    int slot = s % REDUCE_TREE_SLOTS, err = MPI_SUCCESS;
     for (int i = 0; i < r->node.nchild && !err; i++)
         err = p2p_irecv(child_buf(r, slot, i), seg_len(r, s), r->type, r->node.child[i], r->a,
                         recv_req(r, slot, i));
@@ -184,7 +182,7 @@ static int own_acc(struct rt_run *r, MPI_Aint s, const void **acc)
 /* Fold segment s: my input with every child's partial, in fold order. */
 static int fold_segment(struct rt_run *r, MPI_Aint s, const void **acc)
 {
-    int slot = s % RT_SLOTS, len = seg_len(r, s), err = MPI_SUCCESS;
+    int slot = s % REDUCE_TREE_SLOTS, len = seg_len(r, s), err = MPI_SUCCESS;
     int writable = r->in_place_root;
     *acc = seg_at(r->input, r, s);
     for (int i = 0; i < r->node.nchild && !err; i++) {
@@ -211,7 +209,7 @@ static int deliver(struct rt_run *r, MPI_Aint s, const void *acc)
     int len = seg_len(r, s);
     if (r->node.parent < 0)
         return buf_copy(acc, len, r->type, seg_at(r->result, r, s), len, r->type, r->a);
-    return p2p_isend(acc, len, r->type, r->node.parent, r->a, send_req(r, s % RT_SLOTS));
+    return p2p_isend(acc, len, r->type, r->node.parent, r->a, send_req(r, s % REDUCE_TREE_SLOTS));
 }
 
 static int run_segments(struct rt_run *r)
@@ -220,7 +218,7 @@ static int run_segments(struct rt_run *r)
     for (MPI_Aint s = 0; s < r->nseg && !err; s++) {
         const void *acc;
         if (s + 1 < r->nseg) {
-            err = p2p_wait(r->a, send_req(r, (s + 1) % RT_SLOTS)); /* segment s-1 left */
+            err = p2p_wait(r->a, send_req(r, (s + 1) % REDUCE_TREE_SLOTS)); /* segment s-1 left */
             if (!err)
                 err = post_recvs(r, s + 1);
         }
@@ -236,10 +234,10 @@ static int run_segments(struct rt_run *r)
 static int run_finish(struct rt_run *r, int err)
 {
     if (r->req) {
-        int werr = p2p_waitall(r->a, RT_SLOTS * (r->node.nchild + 1), r->req);
+        int werr = p2p_waitall(r->a, REDUCE_TREE_SLOTS * (r->node.nchild + 1), r->req);
         err = err ? err : werr;
     }
-    for (int i = 0; r->base && i < RT_SLOTS * r->node.nchild; i++)
+    for (int i = 0; r->base && i < REDUCE_TREE_SLOTS * r->node.nchild; i++)
         buf_free(r->a, r->base[i]);
     scratch_put(r->buf);
     scratch_put(r->base);

@@ -19,6 +19,11 @@
  * count may pass INT_MAX (a whole reduce_scatter vector): a segment is at
  * most INT_MAX elements.
  * Traffic uses a->comm and a->coll's tag. */
+/* Segments whose receives a node keeps posted at once (slots of segment
+ * buffers): segment s + 2's receives are posted once segment s is folded
+ * and its send is done. */
+#define REDUCE_TREE_SLOTS 2
+
 int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a);

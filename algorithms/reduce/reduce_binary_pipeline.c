@@ -33,7 +33,8 @@
 
 double reduce_binary_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    return model_binary_pipeline(c, m, SEG_DEFAULT_REDUCE_BINARY_PIPELINE, MODEL_PREORDER, 1);
+    return model_binary_pipeline(c, m, SEG_DEFAULT_REDUCE_BINARY_PIPELINE, MODEL_PREORDER, 1,
+                                 REDUCE_TREE_SLOTS);
 }
 
 int reduce_binary_pipeline(const struct coll_args *a)

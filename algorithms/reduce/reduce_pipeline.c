@@ -31,7 +31,7 @@
 
 double reduce_pipeline_cost(const struct cost_call *c, const struct machine_model *m)
 {
-    return model_chain_pipeline(c, m, SEG_DEFAULT_REDUCE_PIPELINE, 1);
+    return model_chain_pipeline(c, m, SEG_DEFAULT_REDUCE_PIPELINE, 1, REDUCE_TREE_SLOTS);
 }
 
 int reduce_pipeline(const struct coll_args *a)

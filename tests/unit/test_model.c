@@ -559,12 +559,39 @@ START_TEST(a_hosts_two_ends_share_its_link_as_its_fan_does)
 END_TEST
 
 /* The model measured on SMPI's Ethernet, 64 hosts (ethernet-64x16.xml,
- * whose Isend costs 1.8 us of the sender's time, smpi/ois). */
+ * whose Isend costs 1.8 us of the sender's time, smpi/ois; its eager
+ * bytes wait for their receive). */
 static const struct machine_model smpi_ethernet = {
     .alpha_intra = 3.51e-5, .beta_intra = 3.5e-10, .alpha_inter = 3.51e-5,
     .alpha_lone = 3.51e-5, .beta_inter = 3.5e-10, .overhead = 3.3e-6, .overhead_lone = 2.94e-6,
-    .overhead_post = 1.8e-6, .gamma = 6.1e-13, .eager_inter = 32768, .ranks_per_core = 1,
-    .valid = 1};
+    .overhead_post = 1.8e-6, .gamma = 6.1e-13, .eager_inter = 32768, .eager_waits = 1,
+    .ranks_per_core = 1, .valid = 1};
+
+/* Where eager bytes wait for their receive, a pipeline's rank takes in
+ * at most its slots' segments a round. On SMPI's Ethernet the binary
+ * pipeline's reduce took 421.5 and 836.3 us at 2 hosts (512 KiB and 1
+ * MiB: 16 segments of 32 KiB more at 25.9 us each, priced 14.8 as
+ * streamed), 938.3 and 1555.6 at 64 hosts (37.4 us each, priced 29.6);
+ * at 256 KiB Rabenseifner (580.4 us) beat it (636.5). */
+START_TEST(eager_segments_that_wait_for_their_receive_fill_the_slots)
+{
+    const double pair[2] = {421.5e-6, 836.3e-6}, all[2] = {938.3e-6, 1555.6e-6};
+    for (int i = 0; i < 2; i++) {
+        uint64_t bytes = (uint64_t)512 * 1024 << i;
+        double two = cost_on(&smpi_ethernet, COLL_reduce, "binary_pipeline", 2, bytes);
+        double many = cost_on(&smpi_ethernet, COLL_reduce, "binary_pipeline", 64, bytes);
+        ck_assert_msg(fabs(two - pair[i]) < 0.1 * pair[i], "2 hosts, %llu B: %g s, not %g",
+                      (unsigned long long)bytes, two, pair[i]);
+        ck_assert_msg(fabs(many - all[i]) < 0.1 * all[i], "64 hosts, %llu B: %g s, not %g",
+                      (unsigned long long)bytes, many, all[i]);
+    }
+    ck_assert_str_eq(chosen(&smpi_ethernet, COLL_reduce, 64, 256 * 1024), "rabenseifner");
+    struct machine_model at_once = smpi_ethernet;
+    at_once.eager_waits = 0;
+    ck_assert_double_lt(cost_on(&at_once, COLL_reduce, "binary_pipeline", 64, 1 << 20),
+                        cost_on(&smpi_ethernet, COLL_reduce, "binary_pipeline", 64, 1 << 20));
+}
+END_TEST
 
 /* A window's posting shows where it outlasts the first message: on SMPI's
  * Ethernet every exchange of 1 KiB blocks at once took 321 us (63 posts of
@@ -682,6 +709,7 @@ Suite *model_suite(void)
                                  the_deepest_rank_alone_waits_for_one_message,
                                  a_pipelines_widest_edges_share_the_links,
                                  a_hosts_two_ends_share_its_link_as_its_fan_does,
+                                 eager_segments_that_wait_for_their_receive_fill_the_slots,
                                  a_rounds_bytes_take_its_distances_time,
                                  a_rounds_latency_is_its_distances,
                                  a_gather_is_priced_as_a_trees_levels,
