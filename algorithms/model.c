@@ -2,6 +2,8 @@
  * a composed algorithm's steps. */
 #include "algorithms/model.h"
 #include "algorithms/registry.h"
+#include "algorithms/patterns/bcast_pattern.h"
+#include "algorithms/patterns/reduce_tree_pattern.h"
 
 #include <math.h>
 #include <string.h>
@@ -289,11 +291,11 @@ double model_segment_bytes(const struct cost_call *c, double seg)
 }
 
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
-                           int messages, int across, double share, int slots)
+                           int messages, int across, double carried, int slots)
 {
     if (!across || seg > m->eager_inter)
         return round;
-    double streamed = messages * (seg * m->beta_inter * share + m->overhead);
+    double streamed = carried * seg * m->beta_inter + messages * m->overhead;
     streamed = streamed < round ? streamed : round;
     if (!m->eager_waits || slots < 1)
         return streamed;
@@ -342,6 +344,65 @@ static int deepest_children(int p, int depth, enum model_tree_order order)
     return p >> (depth - 1) >= 3 ? 2 : 1;
 }
 
+/* Position d's parent and children in the binary tree of `order`
+ * (positions relative to the root; children come after their parent). */
+static int tree_parent(enum model_tree_order order, int d, int p)
+{
+    return order == MODEL_HEAP_ORDER ? bcast_pattern_binary_parent(d)
+                                     : reduce_tree_parent(REDUCE_TREE_BINARY, d, p);
+}
+
+static int tree_children(enum model_tree_order order, int d, int p, int child[2])
+{
+    if (order == MODEL_PREORDER)
+        return reduce_tree_children(REDUCE_TREE_BINARY, d, p, child);
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        if (bcast_pattern_binary_child(d, k, p) >= 0)
+            child[n++] = bcast_pattern_binary_child(d, k, p);
+    return n;
+}
+
+/* The tree's edges that leave or enter the busiest node one way, ranks
+ * in blocks of k on equal nodes: its ranks' children on other nodes, or
+ * its ranks whose parents are. */
+static int busiest_node_edges(const struct cost_call *c, enum model_tree_order order)
+{
+    int busiest = 0;
+    for (int first = 0; first < c->p; first += c->ppn) {
+        int end = min_int(first + c->ppn, c->p), in = 0, out = 0, child[2];
+        for (int d = first; d < end; d++) {
+            int parent = tree_parent(order, d, c->p);
+            out += parent >= 0 && parent < first;
+            for (int i = tree_children(order, d, c->p, child) - 1; i >= 0; i--)
+                in += child[i] >= end;
+        }
+        busiest = in > busiest ? in : busiest;
+        busiest = out > busiest ? out : busiest;
+    }
+    return busiest;
+}
+
+/* The byte times of a segment that a full pipeline's round puts on the
+ * busiest link: a parent's `children` segments at the widest edges'
+ * `share`, or, where a node holds several ranks in blocks, the segments
+ * of every edge through its link, each beyond the first adding fan_share
+ * of one where the fan is measured (a torus host's edges leave on several
+ * links). On SMPI's fat tree, 64 hosts of 4, a host's link carries up to
+ * 5 edges of reduce's tree and 8 of bcast's, whose 32 and 64 KiB segments
+ * took 13.3-14.8 and 46-54 us each where a segment's bytes take 2.75
+ * and 5.5. */
+static double carried_segments(const struct cost_call *c, const struct machine_model *m,
+                               enum model_tree_order order, int children, double share)
+{
+    double carried = children * share;
+    if (c->ppn <= 1 || !c->block || !c->equal)
+        return carried;
+    int edges = busiest_node_edges(c, order);
+    double link = 1 + (edges - 1) * (m->fan_nodes > 0 ? m->fan_share : 1);
+    return link > carried ? link : carried;
+}
+
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces, int slots)
 {
@@ -357,10 +418,12 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
         fill += model_tree(c, m, seg, 1 << level, kids) + kids * fold;
     }
     int widest = c->p / 2, across = pair_crosses(c, widest);
-    double share = across ? distance_share(c, m, widest) : 1;
+    double carried = across ? carried_segments(c, m, order, children,
+                                               distance_share(c, m, widest))
+                            : children;
     double round = model_tree(c, m, seg, widest, children) +
-                   (share - 1) * children * seg * m->beta_inter;
-    double step = model_pipeline_step(m, round, seg, children, across, share, slots);
+                   (carried - children) * seg * m->beta_inter;
+    double step = model_pipeline_step(m, round, seg, children, across, carried, slots);
     return fill + (segments - 1) * (step + children * fold);
 }
 

@@ -199,8 +199,8 @@ double model_segment_bytes(const struct cost_call *c, double seg);
 /* What a pipeline's further segment adds once the pipe is full, in a
  * round that costs `round` (its reductions aside) and in which a rank
  * sends or receives `messages` segments of `seg` bytes, between nodes if
- * `across`, their per-byte time `share` times the nearest node's: the
- * round itself, unless the MPI sends such segments eagerly between nodes
+ * `across`, and the busiest link carries `carried` times one segment's
+ * bytes at the nearest node's per-byte time: the round itself, unless the MPI sends such segments eagerly between nodes
  * (seg <= eager_inter), where a segment's latency passes while the one
  * before it is on the link, so only the link's bytes and a per-message
  * overhead remain (Traff's pipelined trees, in steady state). Where eager
@@ -210,7 +210,7 @@ double model_segment_bytes(const struct cost_call *c, double seg);
  * Ethernet a tree reduction's segment of 32 KiB took 37 us with 2
  * slots, where its bytes take 23 and its latency 35. */
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
-                           int messages, int across, double share, int slots);
+                           int messages, int across, double carried, int slots);
 
 /* A chain pipelined in segments of c->seg bytes (0: `seg`): p - 1 hops
  * to fill it, then a hop a further segment (model_pipeline_step, a rank
@@ -231,7 +231,8 @@ enum model_tree_order { MODEL_HEAP_ORDER, MODEL_PREORDER };
  * segment, a round a parent's two segments to or from its children at
  * once, paced by the widest edges (about p/2 apart), whose bytes share the
  * links as a round of messages that far does (every edge carries a
- * segment at once); `reduces`: each round also folds the two segments
+ * segment at once), or by the link of the node that most edges cross
+ * where a node holds several ranks; `reduces`: each round also folds the two segments
  * in; a rank keeps `slots` segments' receives posted (model_pipeline_step). */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces, int slots);

@@ -470,6 +470,27 @@ START_TEST(only_children_on_other_nodes_share_the_parents_link)
 }
 END_TEST
 
+/* A full pipeline's round puts every tree edge through a host's link:
+ * at 64 x 4 on SMPI's fat tree up to 5 edges of reduce's tree cross one
+ * host's link, and the binary pipeline's reduce took 265.4 and 477.9 us
+ * at 512 KiB and 1 MiB (13.3-14.8 us a segment of 32 KiB, whose bytes
+ * take 2.75), priced 139 and 231 at a parent's two segments a round; auto
+ * ran it at 1 MiB at 1.49x Rabenseifner (321.4). */
+START_TEST(a_hosts_link_carries_every_tree_edge_through_it)
+{
+    const double measured[2] = {265.4e-6, 477.9e-6};
+    for (int i = 0; i < 2; i++) {
+        uint64_t bytes = (uint64_t)512 * 1024 << i;
+        double cost = cost_at(&fat_hosts_of_4, COLL_reduce, "binary_pipeline", 64, 4, bytes);
+        ck_assert_msg(fabs(cost - measured[i]) < 0.1 * measured[i], "%llu B: %g s, not %g",
+                      (unsigned long long)bytes, cost, measured[i]);
+    }
+    double cost;
+    int alg = choose(&fat_hosts_of_4, COLL_reduce, 64, 4, 1 << 20, &cost);
+    ck_assert_str_ne(registry_table[alg].name, "binary_pipeline");
+}
+END_TEST
+
 /* Whether `name`'s `coll` of `bytes` at `nodes` hosts of one rank on the
  * fat tree (its network figures measured at 64 x 4) is priced within
  * `share` of the `measured` seconds (launches of one rank a host). */
@@ -710,6 +731,7 @@ Suite *model_suite(void)
                                  a_pipelines_widest_edges_share_the_links,
                                  a_hosts_two_ends_share_its_link_as_its_fan_does,
                                  eager_segments_that_wait_for_their_receive_fill_the_slots,
+                                 a_hosts_link_carries_every_tree_edge_through_it,
                                  a_rounds_bytes_take_its_distances_time,
                                  a_rounds_latency_is_its_distances,
                                  a_gather_is_priced_as_a_trees_levels,
