@@ -15,17 +15,20 @@ static unsigned long model_generation = 1; /* bumped by each select_model_set */
 static unsigned long evaluations;          /* choices computed, not remembered */
 
 /* The model's choices this thread made, one per slot (alg -1: the model
- * has none), valid while the model is that of `generation`. Every
- * modelled row's cost for one key takes about 2 us (allreduce, 8 ranks),
- * twenty times the shim's budget for a whole call; a program whose keys
- * outnumber select_remembered's slots, and the steps of a composed
- * algorithm, would pay it on every call. */
+ * has none), valid while the model is that of `generation` and the
+ * tables those of `tables`: a composed algorithm is priced at the steps
+ * the tables choose (step_choice), so a choice made under other tables
+ * may differ, and would differ between the ranks that remembered it and
+ * those that did not. Every modelled row's cost for one key takes about
+ * 2 us (allreduce, 8 ranks), twenty times the shim's budget for a whole
+ * call; a program whose keys outnumber select_remembered's slots, and the
+ * steps of a composed algorithm, would pay it on every call. */
 #define MODEL_REMEMBERED 64
 static SHIM_TLS struct model_choice {
     struct coll_key key;
     int alg;
     struct coll_params params;
-    unsigned long generation;
+    unsigned long generation, tables;
 } remembered[MODEL_REMEMBERED];
 
 /* What runs a step of a composed algorithm (model_step_choice): the
@@ -95,11 +98,14 @@ int select_model_choose(const struct coll_key *key, struct tune_choice *choice)
     if (!model_covers(key))
         return 0;
     unsigned long generation = __atomic_load_n(&model_generation, __ATOMIC_ACQUIRE);
+    unsigned long tables = select_tables_generation();
     struct model_choice *slot = &remembered[coll_key_hash(key) % MODEL_REMEMBERED];
-    if (slot->generation != generation || memcmp(&slot->key, key, sizeof *key)) {
+    if (slot->generation != generation || slot->tables != tables ||
+        memcmp(&slot->key, key, sizeof *key)) {
         slot->alg = cheapest_row(key, &slot->params);
         slot->key = *key;
         slot->generation = generation;
+        slot->tables = tables;
     }
     if (slot->alg < 0)
         return 0;
