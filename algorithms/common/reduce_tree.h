@@ -7,6 +7,11 @@
 #include "algorithms/coll.h"
 #include "algorithms/patterns/reduce_tree_pattern.h"
 
+/* Segments whose receives a node keeps posted at once (slots of segment
+ * buffers): segment s + 2's receives are posted once segment s is folded
+ * and its send is done. */
+#define REDUCE_TREE_SLOTS 2
+
 /* Reduce count elements of type with op to root along a tree of the given
  * shape, cut into segments of seg bytes (0: the whole vector in one), with
  * the next segment's receives in flight while the current one is folded
@@ -19,11 +24,6 @@
  * count may pass INT_MAX (a whole reduce_scatter vector): a segment is at
  * most INT_MAX elements.
  * Traffic uses a->comm and a->coll's tag. */
-/* Segments whose receives a node keeps posted at once (slots of segment
- * buffers): segment s + 2's receives are posted once segment s is folded
- * and its send is done. */
-#define REDUCE_TREE_SLOTS 2
-
 int reduce_tree(enum reduce_tree_shape shape, const void *sendbuf, void *recvbuf, MPI_Aint count,
                 MPI_Datatype type, MPI_Op op, int root, size_t seg,
                 const struct coll_args *a);
