@@ -232,8 +232,9 @@ enum model_tree_order { MODEL_HEAP_ORDER, MODEL_PREORDER };
  * once, paced by the widest edges (about p/2 apart), whose bytes share the
  * links as a round of messages that far does (every edge carries a
  * segment at once), or by the link of the node that most edges cross
- * where a node holds several ranks; `reduces`: each round also folds the two segments
- * in; a rank keeps `slots` segments' receives posted (model_pipeline_step). */
+ * where a node holds several ranks; `reduces`: each round also folds the
+ * two segments in; a rank keeps `slots` segments' receives posted
+ * (model_pipeline_step). */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces, int slots);
 
