@@ -152,7 +152,7 @@ XML
 fi
 
 # The report's fields after eager_inter, the figures by distance only where measured.
-model_rest='handshake [0-9.e+-]+ group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ fan_nodes [0-9]+ fan_share [0-9.e+-]+ fan_first [0-9.e+-]+ overhead_post [0-9.e+-]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?'
+model_rest='handshake [0-9.e+-]+ eager_waits [01] group_nodes [0-9]+ alpha_group [0-9.e+-]+ distance_nodes [0-9]+ fan_nodes [0-9]+ fan_share [0-9.e+-]+ fan_first [0-9.e+-]+ overhead_post [0-9.e+-]+ (alpha_exchange [0-9.,e+-]+ alpha_shift [0-9.,e+-]+ beta_distance [0-9.,e+-]+ )?'
 mpi_run 2 "${two[@]}" COLLSHIM_REPORT="$dir/model-report.txt" -- "$prog" >"$log" 2>&1
 expect "model: right results" grep -q "plain_c: ok (np=2)" "$log"
 expect "model: it chose allreduce on two nodes" \
