@@ -344,19 +344,15 @@ static int deepest_children(int p, int depth, enum model_tree_order order)
     return p >> (depth - 1) >= 3 ? 2 : 1;
 }
 
-/* Position d's parent and children in the binary tree of `order`
- * (positions relative to the root; children come after their parent). */
-static int tree_parent(enum model_tree_order order, int d, int p)
-{
-    return order == MODEL_HEAP_ORDER ? bcast_pattern_binary_parent(d)
-                                     : reduce_tree_parent(REDUCE_TREE_BINARY, d, p);
-}
-
-static int tree_children(enum model_tree_order order, int d, int p, int child[2])
+/* Position d's parent (-1 for the root) into *parent and its children
+ * into child in the binary tree of `order` (positions relative to the
+ * root; children come after their parent); returns how many children. */
+static int tree_node(enum model_tree_order order, int d, int p, int *parent, int child[2])
 {
     if (order == MODEL_PREORDER)
-        return reduce_tree_children(REDUCE_TREE_BINARY, d, p, child);
+        return reduce_tree_node(REDUCE_TREE_BINARY, d, p, parent, child);
     int n = 0;
+    *parent = bcast_pattern_binary_parent(d);
     for (int k = 0; k < 2; k++)
         if (bcast_pattern_binary_child(d, k, p) >= 0)
             child[n++] = bcast_pattern_binary_child(d, k, p);
@@ -370,12 +366,11 @@ static int busiest_node_edges(const struct cost_call *c, enum model_tree_order o
 {
     int busiest = 0;
     for (int first = 0; first < c->p; first += c->ppn) {
-        int end = min_int(first + c->ppn, c->p), in = 0, out = 0, child[2];
+        int end = min_int(first + c->ppn, c->p), in = 0, out = 0, child[2], parent;
         for (int d = first; d < end; d++) {
-            int parent = tree_parent(order, d, c->p);
-            out += parent >= 0 && parent < first;
-            for (int i = tree_children(order, d, c->p, child) - 1; i >= 0; i--)
+            for (int i = tree_node(order, d, c->p, &parent, child) - 1; i >= 0; i--)
                 in += child[i] >= end;
+            out += parent >= 0 && parent < first;
         }
         busiest = in > busiest ? in : busiest;
         busiest = out > busiest ? out : busiest;

@@ -77,9 +77,9 @@ static void join_side(enum reduce_tree_shape shape, const struct rt_side *s,
     int p = a->size, d = (((a->rank - s->origin) * s->dir) % p + p) % p;
     if (d >= s->m)
         return;
-    int pd = reduce_tree_parent(shape, d, s->m), first = n->nchild;
+    int pd, first = n->nchild;
+    n->nchild += reduce_tree_node(shape, d, s->m, &pd, n->child + first);
     n->parent = pd < 0 ? s->top_parent : side_rank(s, pd, p);
-    n->nchild += reduce_tree_children(shape, d, s->m, n->child + first);
     for (int i = first; i < n->nchild; i++) {
         n->child[i] = side_rank(s, n->child[i], p);
         n->left[i] = (unsigned char)s->mirrored;

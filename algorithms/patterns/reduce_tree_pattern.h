@@ -57,6 +57,19 @@ static inline int reduce_tree_parent(enum reduce_tree_shape s, int d, int m)
     }
 }
 
+/* The children of binary-tree node d whose subtree has size positions
+ * (reduce_tree_binary_walk), in increasing order into out; returns how
+ * many (0-2). */
+static inline int reduce_tree_binary_children(int d, int size, int *out)
+{
+    int n = 0;
+    if (size > 1)
+        out[n++] = d + 1;
+    if (size > 2)
+        out[n++] = d + 1 + size / 2;
+    return n;
+}
+
 /* Children positions of d in increasing order into out (room for m);
  * returns how many. */
 static inline int reduce_tree_children(enum reduce_tree_shape s, int d, int m, int *out)
@@ -69,10 +82,7 @@ static inline int reduce_tree_children(enum reduce_tree_shape s, int d, int m, i
         break;
     case REDUCE_TREE_BINARY:
         reduce_tree_binary_walk(d, m, &size);
-        if (size > 1)
-            out[n++] = d + 1;
-        if (size > 2)
-            out[n++] = d + 1 + size / 2;
+        n = reduce_tree_binary_children(d, size, out);
         break;
     case REDUCE_TREE_BINOMIAL:
         for (int k = 1; (d == 0 || k < (d & -d)) && d + k < m; k *= 2)
@@ -84,6 +94,19 @@ static inline int reduce_tree_children(enum reduce_tree_shape s, int d, int m, i
         break;
     }
     return n;
+}
+
+/* d's parent (-1 for the root) into *parent and its children, as
+ * reduce_tree_children; the binary tree is walked once for both. */
+static inline int reduce_tree_node(enum reduce_tree_shape s, int d, int m, int *parent, int *out)
+{
+    int size;
+    if (s != REDUCE_TREE_BINARY) {
+        *parent = reduce_tree_parent(s, d, m);
+        return reduce_tree_children(s, d, m, out);
+    }
+    *parent = reduce_tree_binary_walk(d, m, &size);
+    return reduce_tree_binary_children(d, size, out);
 }
 
 #endif
