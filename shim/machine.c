@@ -182,6 +182,19 @@ static double median_of(double *values, int n)
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+/* The seconds of each of reps rounds (at most MAX_REPS) of sending
+ * `bytes` to rank `to` while receiving as many from rank `from`, into
+ * times: a swap where to == from. */
+static void round_times(int to, int from, char *buf, int bytes, int reps, double *times)
+{
+    for (int i = 0; i < reps && i < MAX_REPS; i++) {
+        double start = PMPI_Wtime();
+        vendor.sendrecv(buf, bytes, MPI_BYTE, to, MACHINE_TAG, buf + HALF, bytes, MPI_BYTE, from,
+                        MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        times[i] = PMPI_Wtime() - start;
+    }
+}
+
 /* Median seconds of one swap of `bytes` with partner, over reps (at most
  * MAX_REPS): a rank descheduled during one swap (8 ranks on 2 cores) does
  * not move it. */
@@ -189,12 +202,7 @@ static double swap_time(int partner, char *buf, int bytes, int reps)
 {
     double times[MAX_REPS];
     reps = reps < MAX_REPS ? reps : MAX_REPS;
-    for (int i = 0; i < reps; i++) {
-        double start = PMPI_Wtime();
-        vendor.sendrecv(buf, bytes, MPI_BYTE, partner, MACHINE_TAG, buf + HALF, bytes,
-                        MPI_BYTE, partner, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        times[i] = PMPI_Wtime() - start;
-    }
+    round_times(partner, partner, buf, bytes, reps, times);
     return median_of(times, reps);
 }
 
@@ -716,15 +724,10 @@ static int distance_levels(const struct node_layout *L)
  * connections and meets the neighbours: a swap where to == from. */
 static double round_time(int to, int from, char *buf)
 {
-    double fastest = -1;
-    for (int i = 0; i <= DISTANCE_REPS; i++) {
-        double start = PMPI_Wtime();
-        vendor.sendrecv(buf, SMALL_BYTES, MPI_BYTE, to, MACHINE_TAG, buf + HALF, SMALL_BYTES,
-                        MPI_BYTE, from, MACHINE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        double t = PMPI_Wtime() - start;
-        if (i > 0 && (fastest < 0 || t < fastest))
-            fastest = t;
-    }
+    double times[1 + DISTANCE_REPS], fastest = -1;
+    round_times(to, from, buf, SMALL_BYTES, 1 + DISTANCE_REPS, times);
+    for (int i = 1; i <= DISTANCE_REPS; i++)
+        fastest = fastest < 0 || times[i] < fastest ? times[i] : fastest;
     return fastest;
 }
 
