@@ -290,6 +290,14 @@ double model_segment_bytes(const struct cost_call *c, double seg)
     return c->seg > 0 ? c->seg : seg;
 }
 
+double model_pipeline_window(const struct machine_model *m, double round, double seg,
+                             int messages, int across, int slots)
+{
+    if (!across || seg > m->eager_inter || !m->eager_waits || slots < 1)
+        return 0;
+    return (round + messages * m->overhead + (messages + 1) * m->overhead_post) / slots;
+}
+
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
                            int messages, int across, double carried, int slots)
 {
@@ -297,9 +305,7 @@ double model_pipeline_step(const struct machine_model *m, double round, double s
         return round;
     double streamed = carried * seg * m->beta_inter + messages * m->overhead;
     streamed = streamed < round ? streamed : round;
-    if (!m->eager_waits || slots < 1)
-        return streamed;
-    double windowed = (round + messages * m->overhead + (messages + 1) * m->overhead_post) / slots;
+    double windowed = model_pipeline_window(m, round, seg, messages, across, slots);
     return windowed > streamed ? windowed : streamed;
 }
 
@@ -398,6 +404,20 @@ static double carried_segments(const struct cost_call *c, const struct machine_m
     return link > carried ? link : carried;
 }
 
+/* The messages that reach the parent on the preorder tree's deepest path
+ * `level` levels below the root together, at the end of its wait: its
+ * left child's, and its right child's where that subtree is as deep (the
+ * left child holds the larger half, so the right is never deeper). A
+ * shallower right subtree's message arrived a level before: on SMPI's
+ * Ethernet, a one-segment reduce of 32 KiB took 49.3 us a level, a
+ * message's latency and bytes, where two messages' bytes priced it 61. */
+static int preorder_last_messages(int p, int level)
+{
+    int size = p >> level, left = size / 2, right = size - 1 - left;
+    int deep = model_log(2, model_pow2_floor(left > 0 ? left : 1));
+    return right > 0 && model_log(2, model_pow2_floor(right)) == deep ? 2 : 1;
+}
+
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces, int slots)
 {
@@ -410,7 +430,10 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double fill = 0, fold = reduces ? model_reduce(m, seg) : 0; /* a child's segment */
     for (int level = 0; level < depth; level++) { /* edges 2^level to 2^(level+1) - 1 */
         int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
-        fill += model_tree(c, m, seg, 1 << level, kids) + kids * fold;
+        int last = order == MODEL_PREORDER && segments < 2 ? preorder_last_messages(c->p, level)
+                                                           : kids;
+        double overhead = pair_crosses(c, 1 << level) ? m->overhead_lone : m->overhead;
+        fill += model_tree(c, m, seg, 1 << level, last) + (kids - last) * overhead + kids * fold;
     }
     int widest = c->p / 2, across = pair_crosses(c, widest);
     double carried = across ? carried_segments(c, m, order, children,
@@ -419,7 +442,13 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double round = model_tree(c, m, seg, widest, children) +
                    (carried - children) * seg * m->beta_inter;
     double step = model_pipeline_step(m, round, seg, children, across, carried, slots);
-    return fill + (segments - 1) * (step + children * fold);
+    double piped = fill + (segments - 1) * (step + children * fold);
+    double window = model_pipeline_window(m, round, seg, children, across, slots);
+    if (segments < 2 || window < step)
+        return piped;
+    double held = segments < slots ? segments : slots;
+    double queued = (held * (depth - 1) + segments - 1) * (step + children * fold);
+    return queued > piped ? queued : piped;
 }
 
 double model_fold(const struct cost_call *c, const struct machine_model *m, double in,

@@ -212,6 +212,12 @@ double model_segment_bytes(const struct cost_call *c, double seg);
 double model_pipeline_step(const struct machine_model *m, double round, double seg,
                            int messages, int across, double carried, int slots);
 
+/* The window's part of model_pipeline_step: where eager bytes wait for
+ * their receive (eager_waits) and the segments go eagerly between nodes,
+ * the round, with its posting and receiving, over `slots`; 0 elsewhere. */
+double model_pipeline_window(const struct machine_model *m, double round, double seg,
+                             int messages, int across, int slots);
+
 /* A chain pipelined in segments of c->seg bytes (0: `seg`): p - 1 hops
  * to fill it, then a hop a further segment (model_pipeline_step, a rank
  * keeping `slots` receives posted); `reduces`: each hop also folds the
@@ -234,7 +240,10 @@ enum model_tree_order { MODEL_HEAP_ORDER, MODEL_PREORDER };
  * segment at once), or by the link of the node that most edges cross
  * where a node holds several ranks; `reduces`: each round also folds the
  * two segments in; a rank keeps `slots` segments' receives posted
- * (model_pipeline_step). */
+ * (model_pipeline_step). A single segment up a preorder tree waits at
+ * each level for one message where the right subtree is shallower; where
+ * the window sets the pace (model_pipeline_window), each segment spends
+ * `slots` rounds a level. */
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces, int slots);
 

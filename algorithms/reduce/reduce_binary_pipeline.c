@@ -23,7 +23,11 @@
  *        (a node folds two children per segment; three at a root r > 0
  *         with a non-commutative op); where the MPI sends segments
  *        eagerly between nodes, a further segment costs 2 (m beta + o +
- *        m gamma), o the per-message overhead (model_pipeline_step)
+ *        m gamma), o the per-message overhead (model_pipeline_step);
+ *        one segment waits for one child a level where the right subtree
+ *        is shallower (p = 2^k), and where eager bytes wait for their
+ *        receive each segment spends REDUCE_TREE_SLOTS rounds a level
+ *        (model_binary_pipeline)
  * Wins for large n at moderate p: lg p fill steps instead of the chain's
  * p - 2, at twice the per-segment work of the chain (Traff; Sanders,
  * Speck & Traff 2009 on pipelined binary trees). */

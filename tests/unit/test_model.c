@@ -635,6 +635,32 @@ START_TEST(eager_segments_that_wait_for_their_receive_fill_the_slots)
 }
 END_TEST
 
+/* A preorder tree's right subtree is a level shallower at 2^k ranks, so a
+ * one-segment reduce waits at each level for one message, the left
+ * child's: on SMPI's Ethernet the binary pipeline's reduce of 32 KiB took
+ * 95.4, 144.7, 194.0, 243.4 and 301.3 us at 4-64 hosts, 49.3 us a level,
+ * priced 107.6-351.7 at two messages' bytes a level. With more segments,
+ * two slots of receives hold each segment two rounds a level: at 64 hosts
+ * 4-32 segments took 491.0, 636.5, 938.3 and 1555.6 us, 37.4 us a round
+ * and two rounds a level, priced 461-1484 as one level's fill. */
+START_TEST(a_window_holds_each_segment_its_slots_rounds_a_level)
+{
+    const double one[5] = {95.4e-6, 144.7e-6, 194.0e-6, 243.4e-6, 301.3e-6};
+    const double many[4] = {491.0e-6, 636.5e-6, 938.3e-6, 1555.6e-6};
+    for (int i = 0; i < 5; i++) {
+        double cost = cost_on(&smpi_ethernet, COLL_reduce, "binary_pipeline", 4 << i, 32768);
+        ck_assert_msg(fabs(cost - one[i]) < 0.05 * one[i], "%d hosts, 32 KiB: %g s, not %g",
+                      4 << i, cost, one[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        uint64_t bytes = (uint64_t)128 * 1024 << i;
+        double cost = cost_on(&smpi_ethernet, COLL_reduce, "binary_pipeline", 64, bytes);
+        ck_assert_msg(fabs(cost - many[i]) < 0.05 * many[i], "64 hosts, %llu B: %g s, not %g",
+                      (unsigned long long)bytes, cost, many[i]);
+    }
+}
+END_TEST
+
 /* A window's posting shows where it outlasts the first message: on SMPI's
  * Ethernet every exchange of 1 KiB blocks at once took 321 us (63 posts of
  * 1.8 us, then 63 receives of 3.3), Bruck 280 (results/model.md); from 64
@@ -752,6 +778,7 @@ Suite *model_suite(void)
                                  a_pipelines_widest_edges_share_the_links,
                                  a_hosts_two_ends_share_its_link_as_its_fan_does,
                                  eager_segments_that_wait_for_their_receive_fill_the_slots,
+                                 a_window_holds_each_segment_its_slots_rounds_a_level,
                                  a_hosts_link_carries_every_tree_edge_through_it,
                                  a_remembered_choice_lasts_as_long_as_its_tables,
                                  a_rounds_bytes_take_its_distances_time,
