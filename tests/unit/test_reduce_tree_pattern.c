@@ -1,6 +1,7 @@
 /* test_reduce_tree_pattern.c - the tree shapes of
  * algorithms/patterns/reduce_tree_pattern.h, for every shape and every side
- * size m = 1..64: parent and children agree, every position is reached once
+ * size m = 1..64: parent and children agree (and reduce_tree_node gives
+ * both), every position is reached once
  * from the root, every subtree is the consecutive range that preorder
  * promises (so folds stay in position order), and each shape has the depth
  * and fan-out its name says. */
@@ -60,6 +61,19 @@ static int depth_of(enum reduce_tree_shape s, int d, int m)
     return depth;
 }
 
+/* reduce_tree_node gives d's parent and children as the two calls do. */
+static void node_agrees(const struct tree *t, enum reduce_tree_shape s, int d)
+{
+    int parent = -7, child[M_MAX];
+    int n = reduce_tree_node(s, d, t->m, &parent, child);
+    unit_expect(parent == reduce_tree_parent(s, d, t->m) && n == t->nchild[d],
+                "%s m=%d d=%d: node gives parent %d and %d children", shape_names[s], t->m, d,
+                parent, n);
+    for (int i = 0; i < n && i < t->nchild[d]; i++)
+        unit_expect(child[i] == t->child[d][i], "%s m=%d d=%d: node's child %d is %d, not %d",
+                    shape_names[s], t->m, d, i, child[i], t->child[d][i]);
+}
+
 START_TEST(parent_and_children_agree)
 {
     enum reduce_tree_shape s = shapes[_i];
@@ -84,6 +98,8 @@ START_TEST(parent_and_children_agree)
             unit_expect(claimed[d] == 1, "%s m=%d: %d is a child %d times", shape_names[s], m,
                           d, claimed[d]);
         }
+        for (int d = 0; d < m; d++)
+            node_agrees(&t, s, d);
     }
 }
 END_TEST
