@@ -414,7 +414,7 @@ static double carried_segments(const struct cost_call *c, const struct machine_m
 static int preorder_last_messages(int p, int level)
 {
     int size = p >> level, left = size / 2, right = size - 1 - left;
-    int deep = model_log(2, model_pow2_floor(left > 0 ? left : 1));
+    int deep = model_log(2, model_pow2_floor(left)); /* level < lg p: size >= 2, left >= 1 */
     return right > 0 && model_log(2, model_pow2_floor(right)) == deep ? 2 : 1;
 }
 
@@ -442,12 +442,11 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double round = model_tree(c, m, seg, widest, children) +
                    (carried - children) * seg * m->beta_inter;
     double step = model_pipeline_step(m, round, seg, children, across, carried, slots);
-    double piped = fill + (segments - 1) * (step + children * fold);
-    double window = model_pipeline_window(m, round, seg, children, across, slots);
-    if (segments < 2 || window < step)
+    double per_segment = step + children * fold, piped = fill + (segments - 1) * per_segment;
+    if (segments < 2 || model_pipeline_window(m, round, seg, children, across, slots) < step)
         return piped;
     double held = segments < slots ? segments : slots;
-    double queued = (held * (depth - 1) + segments - 1) * (step + children * fold);
+    double queued = (held * (depth - 1) + segments - 1) * per_segment;
     return queued > piped ? queued : piped;
 }
 
