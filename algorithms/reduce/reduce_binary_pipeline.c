@@ -24,8 +24,10 @@
  *         with a non-commutative op); where the MPI sends segments
  *        eagerly between nodes, a further segment costs 2 (m beta + o +
  *        m gamma), o the per-message overhead (model_pipeline_step);
- *        one segment waits for one child a level where the right subtree
- *        is shallower (p = 2^k), and where eager bytes wait for their
+ *        one segment's parent waits for the later of its children's
+ *        messages, the left child next to it and the right one half the
+ *        subtree away (one child a level where the right subtree is
+ *        shallower, p = 2^k), and where eager bytes wait for their
  *        receive each segment spends REDUCE_TREE_SLOTS rounds a level
  *        (model_binary_pipeline)
  * Wins for large n at moderate p: lg p fill steps instead of the chain's

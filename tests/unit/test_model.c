@@ -661,6 +661,31 @@ START_TEST(a_window_holds_each_segment_its_slots_rounds_a_level)
 }
 END_TEST
 
+/* A preorder tree's left child sits next to its parent and its right one
+ * half the subtree away, so on SMPI's fat tree (leaves of 8 hosts) a
+ * one-segment reduce at 64 hosts crosses the spine only on right
+ * children's hops, which arrive beside the left ones': it took 9.2, 9.8,
+ * 11.5 and 33.3 us at 4 B, 1, 4 and 32 KiB, priced 10.7, 11.2, 12.8 and
+ * 27.4 at six levels each as far as binomial's, which lost to it by
+ * 1.06-1.09 at 512 B-4 KiB (fattree-64x16-reduce-np64x1-all-3c91e24.csv,
+ * whose model this is). */
+START_TEST(a_preorder_trees_left_children_are_its_near_ones)
+{
+    struct machine_model measured = fat_tree;
+    measured.eager_waits = 1, measured.overhead_lone = 8.15e-8, measured.overhead_post = 1.01e-7;
+    static const struct {
+        uint64_t bytes;
+        double took;
+    } runs[] = {{4, 9.229e-6}, {1024, 9.8e-6}, {4096, 11.5e-6}, {32768, 33.3e-6}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        double cost = cost_on(&measured, COLL_reduce, "binary_pipeline", 64, runs[i].bytes);
+        ck_assert_msg(fabs(cost - runs[i].took) < 0.05 * runs[i].took, "%llu B: %g s, not %g",
+                      (unsigned long long)runs[i].bytes, cost, runs[i].took);
+    }
+    ck_assert_str_eq(chosen(&measured, COLL_reduce, 64, 1024), "binary_pipeline");
+}
+END_TEST
+
 /* A window's posting shows where it outlasts the first message: on SMPI's
  * Ethernet every exchange of 1 KiB blocks at once took 321 us (63 posts of
  * 1.8 us, then 63 receives of 3.3), Bruck 280 (results/model.md); from 64
@@ -779,6 +804,7 @@ Suite *model_suite(void)
                                  a_hosts_two_ends_share_its_link_as_its_fan_does,
                                  eager_segments_that_wait_for_their_receive_fill_the_slots,
                                  a_window_holds_each_segment_its_slots_rounds_a_level,
+                                 a_preorder_trees_left_children_are_its_near_ones,
                                  a_hosts_link_carries_every_tree_edge_through_it,
                                  a_remembered_choice_lasts_as_long_as_its_tables,
                                  a_rounds_bytes_take_its_distances_time,
