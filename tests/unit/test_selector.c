@@ -199,12 +199,17 @@ END_TEST
 
 /* The built-in rules measured at p = 256 on SMPI's fat tree (results/scale.md),
  * on 16 nodes of 16 in blocks, against the p = 64 rules they bound. */
-static const char *builtin_pick(enum coll_id c, int np, uint64_t bytes)
+static const char *builtin_pick_on(enum coll_id c, int nodes, int ppn, uint64_t bytes)
 {
     const struct tune_table *tables[] = {&env_t};
-    struct coll_key k = key(c, np, bytes, (int)(bytes / 4), 1);
-    k.shape = node_shape_make(np / 16, 16, 1, 1);
+    struct coll_key k = key(c, nodes * ppn, bytes, (int)(bytes / 4), 1);
+    k.shape = node_shape_make(nodes, ppn, 1, 1);
     return registry_table[tune_select(tables, 1, &k).alg].name;
+}
+
+static const char *builtin_pick(enum coll_id c, int np, uint64_t bytes)
+{
+    return builtin_pick_on(c, np / 16, 16, bytes);
 }
 
 /* The built-in table's choice for the leaders' step of @node at 1024
@@ -273,6 +278,21 @@ START_TEST(builtin_allgather_rules_at_1024_ranks)
 }
 END_TEST
 
+/* allgather of 8 ranks on several nodes of several ranks (the virtual
+ * cluster, 4 x 2 and 2 x 4): @node at every size, 0.42-0.83x neighbor
+ * exchange's time from 128 KiB blocks (tuning/defaults.c); one rank per
+ * node keeps neighbor exchange there. */
+START_TEST(builtin_allgather_on_nodes_of_several_ranks)
+{
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    for (uint64_t bytes = 1 << 20; bytes <= 1 << 23; bytes *= 2) {
+        ck_assert_str_eq(builtin_pick_on(COLL_allgather, 4, 2, bytes), "node");
+        ck_assert_str_eq(builtin_pick_on(COLL_allgather, 2, 4, bytes), "node");
+        ck_assert_str_eq(builtin_pick_on(COLL_allgather, 8, 1, bytes), "neighbor_exchange");
+    }
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     return unit_suite("selector", "select", teardown,
@@ -284,5 +304,6 @@ Suite *selector_suite(void)
                                  builtin_table_always_has_a_native_algorithm,
                                  builtin_rules_at_256_ranks, builtin_bcast_rules_at_1024_ranks,
                                  builtin_allgather_rules_at_1024_ranks,
+                                 builtin_allgather_on_nodes_of_several_ranks,
                                  inter_rules_match_inter_keys_only));
 }
