@@ -36,10 +36,14 @@ const char tune_builtin_measured[] =
     "# 12-20; under Open MPI, whose ranks yield when oversubscribed, the same\n"
     "# three are within 10% of its best. Allreduce and the reduce_scatters\n"
     "# keep their rules: recursive doubling saves MPICH 2-3x at 128k-1m but\n"
-    "# costs Open MPI 1.3-1.5x at 1m.\n"
+    "# costs Open MPI 1.3-1.5x at 1m. On several nodes recursive doubling's\n"
+    "# allgather lost instead: on the virtual cluster at 2 nodes of 4 ranks\n"
+    "# (2 cores, 200 Mbit/s) it took 2.3-3.4x the best arm from 8k blocks\n"
+    "# under Open MPI and 2.0-4.2x from 2k under MPICH, where @node (the\n"
+    "# table's rule below) took at most 1.42x and 1.59x; so one node only.\n"
     "bcast                ranks_per_core=2-inf @knomial\n"
     "reduce               ranks_per_core=2-inf 16k-inf @binomial\n"
-    "allgather            ranks_per_core=2-inf @recursive_doubling\n"
+    "allgather            nodes=1 ranks_per_core=2-inf @recursive_doubling\n"
 ;
 
 /* The default table: where neither the user's tables, the rules above nor

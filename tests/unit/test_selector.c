@@ -293,6 +293,27 @@ START_TEST(builtin_allgather_on_nodes_of_several_ranks)
 }
 END_TEST
 
+/* Oversubscribed (ranks_per_core 2): the measured rules run recursive
+ * doubling's allgather on one node (MPICH, np 4 on 2 cores) and leave
+ * several nodes to the table's @node (the virtual cluster at 2 x 4:
+ * recursive doubling 2.0-4.2x the best arm, tuning/defaults.c). */
+START_TEST(oversubscribed_allgather_is_recursive_doubling_on_one_node_only)
+{
+    ck_assert_msg(tune_parse(tune_builtin_measured, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &file_t, err, sizeof err) == 0, "%s", err);
+    static const struct {
+        int nodes, ppn;
+        const char *alg;
+    } shapes[] = {{1, 4, "recursive_doubling"}, {2, 4, "node"}, {4, 2, "node"}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        struct coll_key k = key(COLL_allgather, shapes[i].nodes * shapes[i].ppn, 1 << 17, 1 << 15, 1);
+        k.shape = node_shape_make(shapes[i].nodes, shapes[i].ppn, 1, 1);
+        k.shape.ranks_per_core = 2;
+        ck_assert_str_eq(pick(&env_t, &file_t, k), shapes[i].alg);
+    }
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     return unit_suite("selector", "select", teardown,
@@ -305,5 +326,6 @@ Suite *selector_suite(void)
                                  builtin_rules_at_256_ranks, builtin_bcast_rules_at_1024_ranks,
                                  builtin_allgather_rules_at_1024_ranks,
                                  builtin_allgather_on_nodes_of_several_ranks,
+                                 oversubscribed_allgather_is_recursive_doubling_on_one_node_only,
                                  inter_rules_match_inter_keys_only));
 }
