@@ -453,10 +453,9 @@ static double preorder_subtree(const struct cost_call *c, const struct machine_m
 /* The messages that reach the parent on the preorder tree's deepest path
  * `level` levels below the root together, at the end of its wait: its
  * left child's, and its right child's where that subtree is as deep (the
- * left child holds the larger half, so the right is never deeper). A
- * shallower right subtree's message arrived a level before: on SMPI's
- * Ethernet, a one-segment reduce of 32 KiB took 49.3 us a level, a
- * message's latency and bytes, where two messages' bytes priced it 61. */
+ * left child holds the larger half, so the right is never deeper); the
+ * level pricing's stand-in for preorder_subtree where a hop's crossing
+ * depends on its position. */
 static int preorder_last_messages(int p, int level)
 {
     int size = p >> level, left = size / 2, right = size - 1 - left;
@@ -471,6 +470,23 @@ static int crossings_by_position(const struct cost_call *c)
     return c->nodes > 1 && c->ppn > 1 && c->block && c->equal;
 }
 
+/* The first segment's climb, level by level: a parent's two segments a
+ * level (one where it waits for the left child alone, `one_preorder`), a
+ * level's edges 2^level to 2^(level+1) - 1 ranks long. */
+static double levels_fill(const struct cost_call *c, const struct machine_model *m, double seg,
+                          double fold, enum model_tree_order order, int one_preorder)
+{
+    int depth = model_log(2, model_pow2_floor(c->p)), children = c->p > 2 ? 2 : 1;
+    double fill = 0;
+    for (int level = 0; level < depth; level++) {
+        int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
+        int last = one_preorder ? preorder_last_messages(c->p, level) : kids;
+        double overhead = pair_crosses(c, 1 << level) ? m->overhead_lone : m->overhead;
+        fill += model_tree(c, m, seg, 1 << level, last) + (kids - last) * overhead + kids * fold;
+    }
+    return fill;
+}
+
 double model_binary_pipeline(const struct cost_call *c, const struct machine_model *m,
                              double seg, enum model_tree_order order, int reduces, int slots)
 {
@@ -480,18 +496,13 @@ double model_binary_pipeline(const struct cost_call *c, const struct machine_mod
     double segments = model_segments(c, c->count, seg, 0);
     seg = model_segment_bytes(c, seg);
     seg = seg > c->bytes ? c->bytes : seg;
-    double fill = 0, fold = reduces ? model_reduce(m, seg) : 0; /* a child's segment */
+    double fold = reduces ? model_reduce(m, seg) : 0; /* a child's segment */
     int one_preorder = order == MODEL_PREORDER && segments < 2;
     if (one_preorder && !crossings_by_position(c)) {
         struct preorder_memo known = {0};
         return preorder_subtree(c, m, seg, fold, c->p, &known);
     }
-    for (int level = 0; level < depth; level++) { /* edges 2^level to 2^(level+1) - 1 */
-        int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
-        int last = one_preorder ? preorder_last_messages(c->p, level) : kids;
-        double overhead = pair_crosses(c, 1 << level) ? m->overhead_lone : m->overhead;
-        fill += model_tree(c, m, seg, 1 << level, last) + (kids - last) * overhead + kids * fold;
-    }
+    double fill = levels_fill(c, m, seg, fold, order, one_preorder);
     int widest = c->p / 2, across = pair_crosses(c, widest);
     double carried = across ? carried_segments(c, m, order, children,
                                                distance_share(c, m, widest))
