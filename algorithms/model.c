@@ -170,16 +170,27 @@ double model_send(const struct cost_call *c, const struct machine_model *m, doub
            handshake(m, bytes, across);
 }
 
+/* A tree hop's per-byte time and the overhead of each further message a
+ * rank sends or receives at once on it: between nodes while most ranks
+ * wait (beta_inter, overhead_lone), inside a node (beta_intra, overhead). */
+static double tree_beta(const struct cost_call *c, const struct machine_model *m, int distance)
+{
+    return pair_crosses(c, distance) ? m->beta_inter : m->beta_intra;
+}
+
+static double tree_overhead(const struct cost_call *c, const struct machine_model *m, int distance)
+{
+    return pair_crosses(c, distance) ? m->overhead_lone : m->overhead;
+}
+
 double model_tree(const struct cost_call *c, const struct machine_model *m, double bytes,
                   int distance, int messages)
 {
     int across = pair_crosses(c, distance);
     double alpha = across ? m->alpha_lone + group_latency(c, m, distance, 1) : m->alpha_intra;
-    double beta = across ? m->beta_inter : m->beta_intra;
     messages = messages > 1 ? messages : 1;
-    double overhead = across ? m->overhead_lone : m->overhead;
-    return alpha + messages * bytes * beta + (messages - 1) * overhead +
-           handshake(m, bytes, across);
+    return alpha + messages * bytes * tree_beta(c, m, distance) +
+           (messages - 1) * tree_overhead(c, m, distance) + handshake(m, bytes, across);
 }
 
 int model_fans(const struct machine_model *m, double bytes)
@@ -437,10 +448,8 @@ static double preorder_subtree(const struct cost_call *c, const struct machine_m
                        model_tree(c, m, seg, 1 + left, 1);
         int far = other > done, distance = far ? 1 + left : 1;
         double later = far ? other : done, gap = fabs(other - done);
-        double bytes = seg * (pair_crosses(c, distance) ? m->beta_inter : m->beta_intra);
-        double overhead = model_tree(c, m, seg, distance, 2) - model_tree(c, m, seg, distance, 1) -
-                          bytes;
-        done = later + overhead + (bytes > gap ? bytes - gap : 0) + fold;
+        double bytes = seg * tree_beta(c, m, distance);
+        done = later + tree_overhead(c, m, distance) + (bytes > gap ? bytes - gap : 0) + fold;
     }
     done += fold;
     if (known->count < PREORDER_SIZES) {
@@ -481,8 +490,8 @@ static double levels_fill(const struct cost_call *c, const struct machine_model 
     for (int level = 0; level < depth; level++) {
         int kids = level < depth - 1 ? children : deepest_children(c->p, depth, order);
         int last = one_preorder ? preorder_last_messages(c->p, level) : kids;
-        double overhead = pair_crosses(c, 1 << level) ? m->overhead_lone : m->overhead;
-        fill += model_tree(c, m, seg, 1 << level, last) + (kids - last) * overhead + kids * fold;
+        fill += model_tree(c, m, seg, 1 << level, last) +
+                (kids - last) * tree_overhead(c, m, 1 << level) + kids * fold;
     }
     return fill;
 }
