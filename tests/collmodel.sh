@@ -9,7 +9,11 @@
 #   that does not exist) is refused with a line that says why;
 # - model-summary --replay on a sweep of results/model/ prints the
 #   replayed pick's table, and --set beta_inter=0 (the collapse that ran
-#   flat trees at 1 MiB) makes it worse.
+#   flat trees at 1 MiB) makes it worse; its summary ends with auto's arm
+#   over the arm of the algorithm it ran (one algorithm timed twice);
+# - model-summary --oracle gives each of three launches the regret of the
+#   arm of least geometric mean over the other two, computed here from
+#   the launches' figures.
 # Ends with "collmodel: N passed, N failed".
 src=${TOP_SRCDIR:-$(dirname "$0")/..}
 bin=${TOP_BUILDDIR:-.}/collmodel
@@ -71,6 +75,40 @@ as_measured=$(over <"$dir/replay.txt")
 collapsed=$(summary --set beta_inter=0 | over)
 expect "and --set beta_inter=0 puts more sizes over 1.05 ($as_measured, then $collapsed)" \
     test "${collapsed:-0}" -gt "${as_measured:-999}"
+
+summary >"$dir/summary.txt"
+expect "model-summary ends with one algorithm timed twice" \
+    grep -q "^One algorithm timed twice (auto's arm over the arm of the algorithm it ran, 1[0-9][0-9] sizes): median" \
+    "$dir/summary.txt"
+
+# Three launches of two sizes: the tree wins the 8-byte size and the ring
+# the 16-byte one in launches 1 and 2; in launch 3 the ring wins both.
+# Launch 3 learns from 1 and 2: the tree at 8 B (12/10 = 1.2), the ring
+# at 16 B (1.0): median 1.10, worst 1.20, one size over 1.05 and over
+# 1.15. Launch 1 learns from 2 and 3: at 8 B the tree (geometric mean of
+# 1 and 1.2, against 2 and 1 for the ring), so 1.00 at both sizes.
+launch() { # file, then ring and tree at 8 B, ring and tree at 16 B
+    {
+        echo "coll,size,key_bytes,arm,kind,alg,ran,status,median_us,model_us"
+        echo "allreduce,8,8,vendor,vendor,vendor,vendor,ok,100,"
+        echo "allreduce,8,8,ring,native,ring,ring,ok,$2,"
+        echo "allreduce,8,8,tree,native,tree,tree,ok,$3,"
+        echo "allreduce,16,16,vendor,vendor,vendor,vendor,ok,100,"
+        echo "allreduce,16,16,ring,native,ring,ring,ok,$4,"
+        echo "allreduce,16,16,tree,native,tree,tree,ok,$5,"
+    } >"$1"
+}
+launch "$dir/one.csv" 20 10 10 20
+launch "$dir/two.csv" 20 10 10 20
+launch "$dir/three.csv" 10 12 10 20
+python3 "$src/bench/model-summary" --oracle "$dir/one.csv" "$dir/two.csv" "$dir/three.csv" \
+    >"$dir/oracle.txt" 2>&1
+expect "model-summary --oracle: launch 3's choice learned from the other 2" \
+    grep -q "^| three.csv | learned from the other 2 | 1.10 | 1.20 | 1 | 1 | 2 |$" "$dir/oracle.txt"
+expect "model-summary --oracle: launch 1's" \
+    grep -q "^| one.csv | learned from the other 2 | 1.00 | 1.00 | 0 | 0 | 2 |$" "$dir/oracle.txt"
+python3 "$src/bench/model-summary" --oracle "$dir/one.csv" >/dev/null 2>&1
+expect "model-summary --oracle with one launch: refused with the usage" test $? = 1
 
 echo "collmodel: $passed passed, $failed failed"
 test "$failed" = 0
