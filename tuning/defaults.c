@@ -41,9 +41,15 @@ const char tune_builtin_measured[] =
     "# (2 cores, 200 Mbit/s) it took 2.3-3.4x the best arm from 8k blocks\n"
     "# under Open MPI and 2.0-4.2x from 2k under MPICH, where @node (the\n"
     "# table's rule below) took at most 1.42x and 1.59x; so one node only.\n"
+    "# reduce_scatter_block on several such nodes from 512k: the table's ring\n"
+    "# took 1.39-2.32x @node in each of four launches at 2 nodes of 4 ranks\n"
+    "# (Open MPI and MPICH, 1 Gbit/s and 200 Mbit/s), where @node was the\n"
+    "# best arm: the vector is reduced inside the node and crosses the\n"
+    "# network from one rank of each, not from four that share 2 cores.\n"
     "bcast                ranks_per_core=2-inf @knomial\n"
     "reduce               ranks_per_core=2-inf 16k-inf @binomial\n"
     "allgather            nodes=1 ranks_per_core=2-inf @recursive_doubling\n"
+    "reduce_scatter_block nodes=2-inf ranks_per_core=2-inf 512k-inf @node\n"
 ;
 
 /* The default table: where neither the user's tables, the rules above nor

@@ -314,6 +314,26 @@ START_TEST(oversubscribed_allgather_is_recursive_doubling_on_one_node_only)
 }
 END_TEST
 
+START_TEST(oversubscribed_reduce_scatter_block_is_node_from_512k)
+{
+    ck_assert_msg(tune_parse(tune_builtin_measured, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &file_t, err, sizeof err) == 0, "%s", err);
+    static const struct {
+        int nodes, ppn, ranks_per_core;
+        uint64_t bytes;
+        const char *alg;
+    } calls[] = {{2, 4, 2, 1 << 20, "node"}, {2, 4, 2, 1 << 19, "node"},
+                 {2, 4, 2, 1 << 17, "ring"}, {4, 2, 1, 1 << 20, "ring"}};
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        struct coll_key k = key(COLL_reduce_scatter_block, calls[i].nodes * calls[i].ppn,
+                                calls[i].bytes, (int)(calls[i].bytes / 4), 1);
+        k.shape = node_shape_make(calls[i].nodes, calls[i].ppn, 1, 1);
+        k.shape.ranks_per_core = calls[i].ranks_per_core;
+        ck_assert_str_eq(pick(&env_t, &file_t, k), calls[i].alg);
+    }
+}
+END_TEST
+
 Suite *selector_suite(void)
 {
     return unit_suite("selector", "select", teardown,
@@ -327,5 +347,6 @@ Suite *selector_suite(void)
                                  builtin_allgather_rules_at_1024_ranks,
                                  builtin_allgather_on_nodes_of_several_ranks,
                                  oversubscribed_allgather_is_recursive_doubling_on_one_node_only,
+                                 oversubscribed_reduce_scatter_block_is_node_from_512k,
                                  inter_rules_match_inter_keys_only));
 }
