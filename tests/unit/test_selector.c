@@ -314,7 +314,7 @@ START_TEST(oversubscribed_allgather_is_recursive_doubling_on_one_node_only)
 }
 END_TEST
 
-START_TEST(oversubscribed_reduce_scatter_block_is_node_from_512k)
+START_TEST(oversubscribed_reduce_scatter_block_takes_few_steps)
 {
     ck_assert_msg(tune_parse(tune_builtin_measured, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
     ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &file_t, err, sizeof err) == 0, "%s", err);
@@ -322,8 +322,13 @@ START_TEST(oversubscribed_reduce_scatter_block_is_node_from_512k)
         int nodes, ppn, ranks_per_core;
         uint64_t bytes;
         const char *alg;
-    } calls[] = {{2, 4, 2, 1 << 20, "node"}, {2, 4, 2, 1 << 19, "node"},
-                 {2, 4, 2, 1 << 17, "ring"}, {4, 2, 1, 1 << 20, "ring"}};
+    } calls[] = {{2, 4, 2, 1 << 20, "node"},
+                 {2, 4, 2, 1 << 19, "node"},
+                 {2, 4, 2, 1 << 18, "recursive_doubling"},
+                 {2, 4, 2, 1 << 16, "recursive_doubling"},
+                 {2, 4, 2, 1 << 15, "node"},
+                 {4, 2, 1, 1 << 20, "ring"},
+                 {4, 2, 1, 1 << 17, "ring"}};
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
         struct coll_key k = key(COLL_reduce_scatter_block, calls[i].nodes * calls[i].ppn,
                                 calls[i].bytes, (int)(calls[i].bytes / 4), 1);
@@ -347,6 +352,6 @@ Suite *selector_suite(void)
                                  builtin_allgather_rules_at_1024_ranks,
                                  builtin_allgather_on_nodes_of_several_ranks,
                                  oversubscribed_allgather_is_recursive_doubling_on_one_node_only,
-                                 oversubscribed_reduce_scatter_block_is_node_from_512k,
+                                 oversubscribed_reduce_scatter_block_takes_few_steps,
                                  inter_rules_match_inter_keys_only));
 }
