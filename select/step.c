@@ -20,6 +20,8 @@ int select_step(const struct coll_args *parent, const struct sub_group *g,
     sub->shape = g->shape;
     if (!g->shape.nodes) /* unknown: one node, which no node-aware algorithm takes */
         sub->shape = node_shape_make(1, g->size, 1, 1);
+    /* the group's ranks share the cores the call's ranks do */
+    sub->shape.ranks_per_core = parent->shape.ranks_per_core;
     select_call_facts(sub);
     sub->bytes = select_key_bytes(sub);
     sub->sched = parent->sched; /* a step of a recorded call is recorded */

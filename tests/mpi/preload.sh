@@ -85,6 +85,18 @@ for cores in 1 $machine_cores; do
     fi
 done
 
+# A step of a composed algorithm runs on the same cores: @node's reduce
+# inside a node of an oversubscribed job is chosen by the ranks_per_core
+# rule too (4 ranks, 2 nodes of 2, COLLSHIM_CORES=1).
+step_tune="COLLSHIM_TUNE=allreduce nodes=2-inf @node; reduce ranks_per_core=2-inf @linear; reduce @binomial"
+mpi_run 4 "$pre" COLLSHIM_VERBOSE=1 COLLSHIM_NODES=block:2 COLLSHIM_CORES=1 "$step_tune" -- \
+    "$dir/plain_c" >"$log" 2>&1
+expect "np=4, 2 nodes, cores=1: right results" grep -q "plain_c: ok (np=4)" "$log"
+expect "np=4, 2 nodes, cores=1: the allreduce ran @node" \
+    grep -q "collshim: allreduce np=4 bytes=.* oversubscribed -> node" "$log"
+expect "np=4, 2 nodes, cores=1: @node's reduce in the node is oversubscribed and its rule chose linear" \
+    grep -q "collshim: reduce np=2 bytes=.* nodes=1 ppn=2 oversubscribed -> linear" "$log"
+
 # The other MPI's build of the same C program, under this build of collshim.
 if [ "$FLAVOUR" = openmpi ]; then other_cc=mpicc.mpich other_run=(mpiexec.mpich -n 2 -genv LD_PRELOAD "$LIBCOLLSHIM")
 else other_cc=mpicc.openmpi other_run=(mpirun.openmpi --oversubscribe -np 2 -x LD_PRELOAD="$LIBCOLLSHIM"); fi
