@@ -222,6 +222,25 @@ static const char *leaders_pick(enum coll_id c, uint64_t bytes)
     return registry_table[tune_select(tables, 1, &k).alg].name;
 }
 
+/* The built-in walk without the model: the measured rules (env_t), then
+ * the table (file_t). */
+static void parse_builtin_walk(void)
+{
+    ck_assert_msg(tune_parse(tune_builtin_measured, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &file_t, err, sizeof err) == 0, "%s", err);
+}
+
+/* Its choice for a commutative call of `bytes` on nodes of ppn ranks in
+ * blocks, ranks_per_core of them a core. */
+static const char *builtin_walk_pick(enum coll_id c, int nodes, int ppn, int ranks_per_core,
+                                     uint64_t bytes)
+{
+    struct coll_key k = key(c, nodes * ppn, bytes, (int)(bytes / 4), 1);
+    k.shape = node_shape_make(nodes, ppn, 1, 1);
+    k.shape.ranks_per_core = (unsigned char)ranks_per_core;
+    return pick(&env_t, &file_t, k);
+}
+
 START_TEST(builtin_rules_at_256_ranks)
 {
     ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
@@ -299,43 +318,25 @@ END_TEST
  * recursive doubling 2.0-4.2x the best arm, tuning/defaults.c). */
 START_TEST(oversubscribed_allgather_is_recursive_doubling_on_one_node_only)
 {
-    ck_assert_msg(tune_parse(tune_builtin_measured, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
-    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &file_t, err, sizeof err) == 0, "%s", err);
-    static const struct {
-        int nodes, ppn;
-        const char *alg;
-    } shapes[] = {{1, 4, "recursive_doubling"}, {2, 4, "node"}, {4, 2, "node"}};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        struct coll_key k = key(COLL_allgather, shapes[i].nodes * shapes[i].ppn, 1 << 17, 1 << 15, 1);
-        k.shape = node_shape_make(shapes[i].nodes, shapes[i].ppn, 1, 1);
-        k.shape.ranks_per_core = 2;
-        ck_assert_str_eq(pick(&env_t, &file_t, k), shapes[i].alg);
-    }
+    parse_builtin_walk();
+    ck_assert_str_eq(builtin_walk_pick(COLL_allgather, 1, 4, 2, 1 << 17), "recursive_doubling");
+    ck_assert_str_eq(builtin_walk_pick(COLL_allgather, 2, 4, 2, 1 << 17), "node");
+    ck_assert_str_eq(builtin_walk_pick(COLL_allgather, 4, 2, 2, 1 << 17), "node");
 }
 END_TEST
 
 START_TEST(oversubscribed_reduce_scatter_block_takes_few_steps)
 {
-    ck_assert_msg(tune_parse(tune_builtin_measured, "built-in", &env_t, err, sizeof err) == 0, "%s", err);
-    ck_assert_msg(tune_parse(tune_builtin_table, "built-in", &file_t, err, sizeof err) == 0, "%s", err);
-    static const struct {
-        int nodes, ppn, ranks_per_core;
-        uint64_t bytes;
-        const char *alg;
-    } calls[] = {{2, 4, 2, 1 << 20, "node"},
-                 {2, 4, 2, 1 << 19, "node"},
-                 {2, 4, 2, 1 << 18, "recursive_doubling"},
-                 {2, 4, 2, 1 << 16, "recursive_doubling"},
-                 {2, 4, 2, 1 << 15, "node"},
-                 {4, 2, 1, 1 << 20, "ring"},
-                 {4, 2, 1, 1 << 17, "ring"}};
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-        struct coll_key k = key(COLL_reduce_scatter_block, calls[i].nodes * calls[i].ppn,
-                                calls[i].bytes, (int)(calls[i].bytes / 4), 1);
-        k.shape = node_shape_make(calls[i].nodes, calls[i].ppn, 1, 1);
-        k.shape.ranks_per_core = calls[i].ranks_per_core;
-        ck_assert_str_eq(pick(&env_t, &file_t, k), calls[i].alg);
-    }
+    parse_builtin_walk();
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 2, 4, 2, 1 << 20), "node");
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 2, 4, 2, 1 << 19), "node");
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 2, 4, 2, 1 << 18),
+                     "recursive_doubling");
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 2, 4, 2, 1 << 16),
+                     "recursive_doubling");
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 2, 4, 2, 1 << 15), "node");
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 4, 2, 1, 1 << 20), "ring");
+    ck_assert_str_eq(builtin_walk_pick(COLL_reduce_scatter_block, 4, 2, 1, 1 << 17), "ring");
 }
 END_TEST
 
